@@ -1,0 +1,28 @@
+namespace ArchiveEmu.Cli.Commands;
+
+/// <summary>Writes a file all at once or not at all: a temp file beside it, flushed, then renamed over it.</summary>
+internal static class AtomicFile
+{
+    public static void Write(string path, byte[] bytes) => Write(path, stream => stream.Write(bytes));
+
+    /// <summary>Streams <paramref name="write"/>'s output to a temp file, then renames it over <paramref name="path"/>.</summary>
+    public static void Write(string path, Action<Stream> write)
+    {
+        var full = Path.GetFullPath(path);
+        var temp = $"{full}.{Environment.ProcessId}.tmp";
+        try
+        {
+            using (var stream = new FileStream(temp, FileMode.CreateNew, FileAccess.Write, FileShare.None))
+            {
+                write(stream);
+                stream.Flush(flushToDisk: true);
+            }
+            File.Move(temp, full, overwrite: true);
+        }
+        catch
+        {
+            File.Delete(temp);
+            throw;
+        }
+    }
+}

@@ -1,0 +1,34 @@
+namespace ArchiveEmu.Core.Formats;
+
+/// <summary>The formats ArchiveEmu knows, and detection of which one a file is.</summary>
+public static class ArchiveFormats
+{
+    /// <summary>The largest head given to <see cref="IArchiveFormat.Detect"/>.</summary>
+    public const int DetectHeadSize = 64 * 1024;
+
+    /// <summary>Formats in detection order: those with a magic first, the heuristic ones (PAK) last.</summary>
+    public static IReadOnlyList<IArchiveFormat> All { get; } = new IArchiveFormat[]
+    {
+        // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
+    };
+
+    /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
+    public static IArchiveFormat? ByName(string name) =>
+        All.FirstOrDefault(f => string.Equals(f.Name, name, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>The format of the file at <paramref name="path"/>, or null if none recognises it.</summary>
+    public static IArchiveFormat? Detect(string path)
+    {
+        using var reader = ArchiveFileReader.Open(path);
+        var head = reader.ReadHead(DetectHeadSize);
+        return All.FirstOrDefault(f => f.Detect(head, reader.Length));
+    }
+
+    /// <summary>Detects the format and reads the index; an unknown format is an <see cref="ArchiveFormatException"/>.</summary>
+    public static ArchiveIndex ReadIndex(string path)
+    {
+        var format = Detect(path) ?? throw new ArchiveFormatException(Path.GetFullPath(path), 0,
+            "not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
+        return format.ReadIndex(path);
+    }
+}

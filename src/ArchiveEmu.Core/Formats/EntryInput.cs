@@ -1,0 +1,84 @@
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Formats;
+
+/// <summary>
+/// The bytes of an injected entry: a loose file, a slice of a file, or bytes in memory. Builders
+/// append it to a virtual file as a segment (never a copy); <see cref="Read"/> serves the few
+/// formats that must look at the bytes (a ZIP CRC, a nested archive's index).
+/// </summary>
+public sealed class EntryInput
+{
+    private EntryInput(string? path, long offset, long length, ReadOnlyMemory<byte> bytes)
+    {
+        Path = path;
+        Offset = offset;
+        Length = length;
+        Bytes = bytes;
+    }
+
+    /// <summary>The file the bytes come from, or null for in-memory bytes.</summary>
+    public string? Path { get; }
+
+    /// <summary>Where the bytes start in <see cref="Path"/>.</summary>
+    public long Offset { get; }
+
+    /// <summary>The entry's size in bytes.</summary>
+    public long Length { get; }
+
+    public ReadOnlyMemory<byte> Bytes { get; }
+
+    /// <summary>A whole loose file, sized as it is now.</summary>
+    public static EntryInput FromFile(string path)
+    {
+        var full = System.IO.Path.GetFullPath(path);
+        return new EntryInput(full, 0, FileIdentity.Of(full).Length, default);
+    }
+
+    /// <summary>A slice of a file (for example an archive stored inside another archive).</summary>
+    public static EntryInput FromFileSlice(string path, long offset, long length)
+    {
+        var full = System.IO.Path.GetFullPath(path);
+        long fileLength = FileIdentity.Of(full).Length;
+        if (offset < 0 || length < 0 || offset > fileLength - length)
+            throw new IOException($"{full}: slice [{offset}, {offset + length}) is outside the {fileLength}-byte file");
+        return new EntryInput(full, offset, length, default);
+    }
+
+    /// <summary>Bytes held in memory.</summary>
+    public static EntryInput FromBytes(ReadOnlyMemory<byte> bytes) => new(null, 0, bytes.Length, bytes);
+
+    /// <summary>Appends the bytes to <paramref name="builder"/> at its current position.</summary>
+    public void AppendTo(VirtualFileBuilder builder)
+    {
+        if (Path is null)
+            builder.AppendBytes(Bytes);
+        else
+            builder.AppendFile(Path, Offset, Length);
+    }
+
+    /// <summary>Reads up to <c>destination.Length</c> bytes at <paramref name="offset"/> within the entry; returns the count (0 at the end).</summary>
+    public int Read(long offset, Span<byte> destination)
+    {
+        if (offset >= Length)
+            return 0;
+        var wanted = destination[..(int)Math.Min(destination.Length, Length - offset)];
+        if (Path is null)
+        {
+            Bytes.Span.Slice((int)offset, wanted.Length).CopyTo(wanted);
+            return wanted.Length;
+        }
+        using var handle = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        int total = 0;
+        while (total < wanted.Length)
+        {
+            int n = RandomAccess.Read(handle, wanted[total..], Offset + offset + total);
+            if (n == 0)
+                throw new IOException($"{Path}: file is shorter than when it was added ({Length} bytes expected)");
+            total += n;
+        }
+        return total;
+    }
+
+    public override string ToString() => Path ?? $"memory ({Length} bytes)";
+}

@@ -1,0 +1,47 @@
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Formats;
+
+/// <summary>How a format's entries are addressed by mod folders.</summary>
+public enum EntryAddressing
+{
+    /// <summary>By decimal index at the start of the file name (AFS, AWB).</summary>
+    ByIndex,
+
+    /// <summary>By the path below the archive folder (PAK, ZIP, tar, IMG).</summary>
+    ByName,
+}
+
+/// <summary>One archive format: detection, a validating index reader, and a builder of emulated archives.</summary>
+public interface IArchiveFormat
+{
+    /// <summary>Short lower-case name: "afs", "awb", "pak", "tar", "zip", "img".</summary>
+    string Name { get; }
+
+    EntryAddressing Addressing { get; }
+
+    /// <summary>How entry names compare (IMG ignores case); unused for index formats.</summary>
+    StringComparer NameComparer { get; }
+
+    /// <summary>
+    /// True if the file looks like this format. <paramref name="head"/> holds the first bytes of the
+    /// file (up to 64 KiB, fewer if the file is shorter); <paramref name="length"/> is the file's size.
+    /// Must not throw on any input.
+    /// </summary>
+    bool Detect(ReadOnlySpan<byte> head, long length);
+
+    /// <summary>
+    /// Reads and validates the index of the archive at <paramref name="path"/>. Every count, size and
+    /// offset is checked before use; a corrupt file is an <see cref="ArchiveFormatException"/> naming the
+    /// file and the offset.
+    /// </summary>
+    ArchiveIndex ReadIndex(string path);
+
+    /// <summary>
+    /// Builds the emulated archive: <paramref name="original"/> (from this format's ReadIndex) with
+    /// <paramref name="patch"/> applied. Unchanged entries are slices of the original, injected ones
+    /// slices of their inputs, headers rebuilt in memory. A change the format cannot express (a delete
+    /// where none is allowed, an index out of range) is an <see cref="ArchiveFormatException"/>.
+    /// </summary>
+    EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null);
+}

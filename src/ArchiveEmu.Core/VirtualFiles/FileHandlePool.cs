@@ -1,0 +1,154 @@
+using Microsoft.Win32.SafeHandles;
+
+namespace ArchiveEmu.Core.VirtualFiles;
+
+/// <summary>
+/// A bounded, shared set of open read handles for the files virtual files draw on. At most
+/// <see cref="Capacity"/> handles are open at once; the least recently used one (CLOCK
+/// approximation) is closed to open another. A file's handle closes when its last virtual file is
+/// disposed, so disposing every virtual file leaves no handle open.
+/// </summary>
+public sealed class FileHandlePool
+{
+    private readonly object _lock = new();
+    private readonly Dictionary<(string Path, FileIdentity Identity), PooledFile> _files = new();
+    private readonly List<PooledFile> _open = new();
+    private int _clockHand;
+    private long _opens;
+
+    /// <summary>Creates a pool that keeps at most <paramref name="capacity"/> handles open.</summary>
+    public FileHandlePool(int capacity)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(capacity, 1);
+        Capacity = capacity;
+    }
+
+    /// <summary>The pool used when a builder is given none.</summary>
+    public static FileHandlePool Shared { get; } = new(512);
+
+    /// <summary>The most handles open at once.</summary>
+    public int Capacity { get; }
+
+    /// <summary>Handles open right now.</summary>
+    public int OpenHandleCount { get { lock (_lock) return _open.Count; } }
+
+    /// <summary>Files in use by at least one live virtual file.</summary>
+    public int FileCount { get { lock (_lock) return _files.Count; } }
+
+    /// <summary>Files opened since the pool was created (re-opens after eviction included).</summary>
+    public long OpenCount => Interlocked.Read(ref _opens);
+
+    /// <summary>Registers one more user of the file as it is now (or as it was, if <paramref name="expected"/> is given).</summary>
+    internal PooledFile Acquire(string path, FileIdentity? expected)
+    {
+        var fullPath = System.IO.Path.GetFullPath(path);
+        var now = FileIdentity.Of(fullPath);
+        if (expected is { } was && was != now)
+            throw new IOException($"{fullPath}: file changed since the archive was built (was {was}; now {now})");
+
+        lock (_lock)
+        {
+            if (!_files.TryGetValue((fullPath, now), out var file))
+            {
+                file = new PooledFile(this, fullPath, now);
+                _files.Add((fullPath, now), file);
+            }
+            file.Users++;
+            return file;
+        }
+    }
+
+    /// <summary>Drops one user; the last one closes the handle and forgets the file.</summary>
+    internal void Release(PooledFile file)
+    {
+        lock (_lock)
+        {
+            if (--file.Users > 0)
+                return;
+            file.IsRemoved = true;
+            _files.Remove((file.Path, file.Identity));
+            CloseLocked(file);
+        }
+    }
+
+    /// <summary>Opens a handle for a file whose handle was evicted or never opened.</summary>
+    internal SafeFileHandle Open(PooledFile file)
+    {
+        lock (_lock)
+        {
+            if (file.IsRemoved)
+                ThrowHelper.ThrowDisposed($"virtual file over {file.Path}");
+            if (file.Handle is { } raced)
+                return raced;
+
+            while (_open.Count >= Capacity)
+                EvictOneLocked();
+
+            var handle = OpenChecked(file);
+            file.Handle = handle;
+            file.Referenced = true;
+            file.OpenSlot = _open.Count;
+            _open.Add(file);
+            _opens++;
+            return handle;
+        }
+    }
+
+    private static SafeFileHandle OpenChecked(PooledFile file)
+    {
+        SafeFileHandle handle;
+        try
+        {
+            handle = File.OpenHandle(file.Path, FileMode.Open, FileAccess.Read,
+                FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+        {
+            throw new IOException($"{file.Path}: file vanished since the archive was built", e);
+        }
+
+        var now = FileIdentity.Of(handle);
+        if (now != file.Identity)
+        {
+            handle.Dispose();
+            throw new IOException($"{file.Path}: file changed since the archive was built (was {file.Identity}; now {now})");
+        }
+        return handle;
+    }
+
+    private void EvictOneLocked()
+    {
+        // CLOCK: skip (and clear) recently used files once, evict the first one not used since.
+        while (true)
+        {
+            if (_clockHand >= _open.Count)
+                _clockHand = 0;
+            var candidate = _open[_clockHand];
+            if (candidate.Referenced)
+            {
+                candidate.Referenced = false;
+                _clockHand++;
+                continue;
+            }
+            CloseLocked(candidate);
+            return;
+        }
+    }
+
+    private void CloseLocked(PooledFile file)
+    {
+        var handle = file.Handle;
+        if (handle is null)
+            return;
+        file.Handle = null;
+
+        int slot = file.OpenSlot, last = _open.Count - 1;
+        _open[slot] = _open[last];
+        _open[slot].OpenSlot = slot;
+        _open.RemoveAt(last);
+        file.OpenSlot = -1;
+
+        // A reader still inside RandomAccess.Read holds a reference: SafeHandle defers the close to it.
+        handle.Dispose();
+    }
+}

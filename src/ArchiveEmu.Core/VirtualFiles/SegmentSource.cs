@@ -1,0 +1,38 @@
+namespace ArchiveEmu.Core.VirtualFiles;
+
+/// <summary>Where a segment's bytes come from: a slice of a file, bytes in memory, or zeros.</summary>
+public abstract class SegmentSource
+{
+    private protected SegmentSource() { }
+
+    /// <summary>Reads exactly <c>destination.Length</c> bytes at <paramref name="sourceOffset"/> or throws.</summary>
+    internal abstract void ReadExactly(long sourceOffset, Span<byte> destination);
+
+    /// <summary>A short human description, for listings and error messages.</summary>
+    public abstract string Describe();
+}
+
+/// <summary>Bytes held in memory, such as a rebuilt archive header.</summary>
+public sealed class MemorySource : SegmentSource
+{
+    public MemorySource(ReadOnlyMemory<byte> bytes) => Bytes = bytes;
+
+    public ReadOnlyMemory<byte> Bytes { get; }
+
+    internal override void ReadExactly(long sourceOffset, Span<byte> destination) =>
+        Bytes.Span.Slice(checked((int)sourceOffset), destination.Length).CopyTo(destination);
+
+    public override string Describe() => $"memory ({Bytes.Length} bytes)";
+}
+
+/// <summary>Zero bytes: alignment padding and empty space, without storage.</summary>
+public sealed class ZeroSource : SegmentSource
+{
+    public static ZeroSource Instance { get; } = new();
+
+    private ZeroSource() { }
+
+    internal override void ReadExactly(long sourceOffset, Span<byte> destination) => destination.Clear();
+
+    public override string Describe() => "zeros";
+}

@@ -1,0 +1,117 @@
+using System.Runtime.CompilerServices;
+
+namespace ArchiveEmu.Core.VirtualFiles;
+
+/// <summary>
+/// A read-only file made of segments (slices of files, bytes in memory, zeros). Reads are
+/// positional (pread semantics), return every byte up to EOF, and are safe from many threads.
+/// Disposing it lets go of the file handles it holds.
+/// </summary>
+public sealed class VirtualFile : IDisposable
+{
+    private readonly long[] _starts;
+    private readonly Segment[] _segments;
+    private readonly PooledFile[] _files;
+    private int _hint; // last segment a read ended in; a racy hint is still a valid guess
+    private int _disposed;
+
+    internal VirtualFile(Segment[] segments, PooledFile[] files, long length)
+    {
+        _segments = segments;
+        _files = files;
+        Length = length;
+        _starts = new long[segments.Length];
+        for (int i = 0; i < segments.Length; i++)
+            _starts[i] = segments[i].VirtualOffset;
+    }
+
+    /// <summary>The size of the virtual file in bytes.</summary>
+    public long Length { get; }
+
+    /// <summary>The segments in order: no gaps, no overlaps, covering [0, Length).</summary>
+    public ReadOnlySpan<Segment> Segments => _segments;
+
+    /// <summary>Distinct files on disk this virtual file reads from.</summary>
+    public IEnumerable<FileSource> Files => _segments.Select(s => s.Source).OfType<FileSource>().Distinct();
+
+    /// <summary>
+    /// Reads up to <c>destination.Length</c> bytes at <paramref name="offset"/>; returns fewer only at EOF
+    /// (0 at or past it). A file that no longer holds the bytes it held at build time is an <see cref="IOException"/>.
+    /// </summary>
+    public int Read(long offset, Span<byte> destination)
+    {
+        if (offset < 0)
+            ThrowHelper.ThrowNegativeOffset(offset);
+        if (_disposed != 0)
+            ThrowHelper.ThrowDisposed(nameof(VirtualFile));
+        if (offset >= Length || destination.IsEmpty)
+            return 0;
+
+        int total = (int)Math.Min(destination.Length, Length - offset);
+        var rest = destination[..total];
+        int i = FindSegment(offset);
+        while (true)
+        {
+            ref readonly var segment = ref _segments[i];
+            long within = offset - segment.VirtualOffset;
+            int count = (int)Math.Min(segment.Length - within, rest.Length);
+            segment.Source.ReadExactly(segment.SourceOffset + within, rest[..count]);
+            rest = rest[count..];
+            if (rest.IsEmpty)
+                break;
+            offset += count;
+            i++;
+        }
+        _hint = i;
+        return total;
+    }
+
+    /// <summary>Reads exactly <c>destination.Length</c> bytes or throws <see cref="EndOfStreamException"/>.</summary>
+    public void ReadExactly(long offset, Span<byte> destination)
+    {
+        if (Read(offset, destination) != destination.Length)
+            throw new EndOfStreamException($"Read of {destination.Length} bytes at {offset} passes the end of a {Length}-byte virtual file.");
+    }
+
+    /// <summary>A read-only seekable stream over this file; the stream does not own it unless asked.</summary>
+    public VirtualFileStream OpenStream(bool ownsFile = false) => new(this, ownsFile);
+
+    /// <summary>Index of the segment holding <paramref name="offset"/> (which is in [0, Length)).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal int FindSegment(long offset)
+    {
+        var starts = _starts;
+        int hint = _hint;
+        if ((uint)hint < (uint)starts.Length && starts[hint] <= offset)
+        {
+            // Sequential readers land in the hinted segment or the next one.
+            if (hint + 1 == starts.Length || offset < starts[hint + 1])
+                return hint;
+            if (hint + 2 == starts.Length || offset < starts[hint + 2])
+                return hint + 1;
+        }
+        return SearchSegment(starts, offset);
+    }
+
+    private static int SearchSegment(long[] starts, long offset)
+    {
+        int lo = 0, hi = starts.Length - 1;
+        while (lo < hi)
+        {
+            int mid = (int)((uint)(lo + hi + 1) >> 1);
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return lo;
+    }
+
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+            return;
+        foreach (var file in _files)
+            file.Pool.Release(file);
+    }
+}

@@ -1,0 +1,172 @@
+namespace ArchiveEmu.Core.VirtualFiles;
+
+/// <summary>
+/// Collects segments (in any order) and builds a <see cref="VirtualFile"/>: sorts them, rejects
+/// gaps and overlaps, merges adjacent slices of one file, and flattens slices of other virtual files.
+/// </summary>
+public sealed class VirtualFileBuilder
+{
+    private readonly FileHandlePool _pool;
+    private readonly List<Pending> _pending = new();
+
+    /// <summary>Creates a builder whose files are read through <paramref name="pool"/> (the shared pool if null).</summary>
+    public VirtualFileBuilder(FileHandlePool? pool = null) => _pool = pool ?? FileHandlePool.Shared;
+
+    /// <summary>The end of the last appended segment: where the next Append puts its bytes.</summary>
+    public long Position { get; private set; }
+
+    /// <summary>Puts <paramref name="length"/> bytes of the file at <paramref name="path"/>, from <paramref name="fileOffset"/>, at <paramref name="at"/>.</summary>
+    public VirtualFileBuilder AddFile(long at, string path, long fileOffset, long length) =>
+        Add(at, length, new Pending(at, length, fileOffset, path, null, null));
+
+    /// <summary>Puts bytes held in memory at <paramref name="at"/>; the builder keeps a reference, not a copy.</summary>
+    public VirtualFileBuilder AddBytes(long at, ReadOnlyMemory<byte> bytes) =>
+        Add(at, bytes.Length, new Pending(at, bytes.Length, 0, null, null, new MemorySource(bytes)));
+
+    /// <summary>Puts <paramref name="length"/> zero bytes at <paramref name="at"/>.</summary>
+    public VirtualFileBuilder AddZeros(long at, long length) =>
+        Add(at, length, new Pending(at, length, 0, null, null, ZeroSource.Instance));
+
+    /// <summary>Puts bytes [offset, offset+length) of another virtual file at <paramref name="at"/>, copying its segments (not its bytes).</summary>
+    public VirtualFileBuilder AddSlice(long at, VirtualFile source, long offset, long length)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        CheckRange(at, length);
+        if (offset < 0 || offset > source.Length - length)
+            throw new ArgumentOutOfRangeException(nameof(offset),
+                $"Slice [{offset}, {offset + length}) is outside the {source.Length}-byte source.");
+        if (length == 0)
+            return this;
+
+        var segments = source.Segments;
+        long end = offset + length;
+        for (int i = source.FindSegment(offset); i < segments.Length && segments[i].VirtualOffset < end; i++)
+        {
+            var s = segments[i];
+            long from = Math.Max(s.VirtualOffset, offset), to = Math.Min(s.VirtualEnd, end);
+            long sourceOffset = s.SourceOffset + (from - s.VirtualOffset);
+            long target = at + (from - offset);
+            _pending.Add(s.Source is FileSource file
+                ? new Pending(target, to - from, sourceOffset, file.Path, file.Identity, null)
+                : new Pending(target, to - from, sourceOffset, null, null, s.Source));
+        }
+        Position = Math.Max(Position, at + length);
+        return this;
+    }
+
+    public VirtualFileBuilder AppendFile(string path, long fileOffset, long length) => AddFile(Position, path, fileOffset, length);
+    public VirtualFileBuilder AppendBytes(ReadOnlyMemory<byte> bytes) => AddBytes(Position, bytes);
+    public VirtualFileBuilder AppendZeros(long length) => AddZeros(Position, length);
+    public VirtualFileBuilder AppendSlice(VirtualFile source, long offset, long length) => AddSlice(Position, source, offset, length);
+
+    /// <summary>Pads with zeros up to the next multiple of <paramref name="alignment"/>.</summary>
+    public VirtualFileBuilder AppendPadding(long alignment)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(alignment, 1);
+        long rem = Position % alignment;
+        return rem == 0 ? this : AppendZeros(alignment - rem);
+    }
+
+    /// <summary>
+    /// Builds the virtual file. Its length is <paramref name="length"/> if given (a shortfall is a gap),
+    /// else the end of the last segment. Throws <see cref="InvalidDataException"/> on a gap or overlap and
+    /// <see cref="IOException"/> if a file is missing, too short for its slice, or changed since a flattened
+    /// virtual file was built over it.
+    /// </summary>
+    public VirtualFile Build(long? length = null)
+    {
+        var sorted = _pending.ToArray();
+        Array.Sort(sorted, static (a, b) => a.At.CompareTo(b.At));
+
+        long end = 0;
+        foreach (var p in sorted)
+        {
+            if (p.At > end)
+                throw new InvalidDataException($"Virtual file layout has a gap: no bytes for [{end}, {p.At}).");
+            if (p.At < end)
+                throw new InvalidDataException($"Virtual file layout has an overlap: [{p.At}, {p.At + p.Length}) starts before {end}, the end of the previous segment.");
+            end = p.At + p.Length;
+        }
+        long total = length ?? end;
+        if (total != end)
+            throw new InvalidDataException(end < total
+                ? $"Virtual file layout has a gap: no bytes for [{end}, {total})."
+                : $"Virtual file layout has {end - total} bytes past its declared length {total}.");
+
+        var acquired = new Dictionary<(string, FileIdentity?), PooledFile>();
+        try
+        {
+            var segments = MergeAdjacent(sorted, acquired);
+            return new VirtualFile(segments, acquired.Values.ToArray(), total);
+        }
+        catch
+        {
+            foreach (var file in acquired.Values)
+                _pool.Release(file);
+            throw;
+        }
+    }
+
+    private Segment[] MergeAdjacent(Pending[] sorted, Dictionary<(string, FileIdentity?), PooledFile> acquired)
+    {
+        var segments = new List<Segment>(sorted.Length);
+        foreach (var p in sorted)
+        {
+            var source = p.Source ?? FileSourceFor(p, acquired);
+            if (segments.Count > 0)
+            {
+                var last = segments[^1];
+                bool sameFile = source is FileSource f && last.Source is FileSource g && f.File == g.File
+                                && last.SourceOffset + last.Length == p.SourceOffset;
+                bool bothZero = source is ZeroSource && last.Source is ZeroSource;
+                if (sameFile || bothZero)
+                {
+                    segments[^1] = last with { Length = last.Length + p.Length };
+                    continue;
+                }
+            }
+            segments.Add(new Segment(p.At, p.Length, source, p.SourceOffset));
+        }
+        return segments.ToArray();
+    }
+
+    private FileSource FileSourceFor(Pending p, Dictionary<(string, FileIdentity?), PooledFile> acquired)
+    {
+        var key = (p.Path!, p.Expected);
+        if (!acquired.TryGetValue(key, out var file))
+        {
+            file = _pool.Acquire(p.Path!, p.Expected);
+            acquired.Add(key, file);
+        }
+        if (p.SourceOffset > file.Identity.Length - p.Length)
+        {
+            throw new IOException(
+                $"{file.Path}: slice [{p.SourceOffset}, {p.SourceOffset + p.Length}) is past the end of the file ({file.Identity.Length} bytes)");
+        }
+        return new FileSource(file);
+    }
+
+    private VirtualFileBuilder Add(long at, long length, Pending pending)
+    {
+        CheckRange(at, length);
+        if (pending.Path is not null && pending.SourceOffset < 0)
+            throw new ArgumentOutOfRangeException(nameof(pending), $"File offset {pending.SourceOffset} is negative for {pending.Path}.");
+        if (length > 0)
+            _pending.Add(pending);
+        Position = Math.Max(Position, at + length);
+        return this;
+    }
+
+    private static void CheckRange(long at, long length)
+    {
+        if (at < 0)
+            throw new ArgumentOutOfRangeException(nameof(at), at, "Segment offset must not be negative.");
+        if (length < 0)
+            throw new ArgumentOutOfRangeException(nameof(length), length, "Segment length must not be negative.");
+        if (at > long.MaxValue - length)
+            throw new ArgumentOutOfRangeException(nameof(length), length, "Segment end overflows a 64-bit offset.");
+    }
+
+    private readonly record struct Pending(
+        long At, long Length, long SourceOffset, string? Path, FileIdentity? Expected, SegmentSource? Source);
+}

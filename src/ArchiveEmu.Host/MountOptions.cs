@@ -1,0 +1,39 @@
+namespace ArchiveEmu.Host;
+
+/// <summary>What the host serves, bound from appsettings.json, ARCHIVEEMU_ environment variables and the command line.</summary>
+public sealed class MountOptions
+{
+    public const string Section = "ArchiveEmu";
+
+    /// <summary>The game folder to present, modded.</summary>
+    public string? Game { get; set; }
+
+    /// <summary>Mod folders in priority order: a later one wins an entry both touch.</summary>
+    public List<string> Mods { get; set; } = new();
+
+    /// <summary>Where the modded game folder appears.</summary>
+    public string? MountPoint { get; set; }
+
+    /// <summary>The merged file cache folder (a per-user default when empty).</summary>
+    public string? Cache { get; set; }
+
+    /// <summary>auto, always or never.</summary>
+    public string Merge { get; set; } = "auto";
+
+    /// <summary>Problems that stop the host from starting, one line each.</summary>
+    public IReadOnlyList<string> Validate()
+    {
+        var problems = new List<string>();
+        if (string.IsNullOrWhiteSpace(Game))
+            problems.Add("no game folder: set ArchiveEmu:Game (or --ArchiveEmu:Game=DIR)");
+        else if (!Directory.Exists(Game))
+            problems.Add($"{Path.GetFullPath(Game)}: game folder not found");
+        foreach (var mod in Mods.Where(m => !Directory.Exists(m)))
+            problems.Add($"{Path.GetFullPath(mod)}: mod folder not found");
+        if (string.IsNullOrWhiteSpace(MountPoint))
+            problems.Add("no mount point: set ArchiveEmu:MountPoint");
+        if (Merge is not ("auto" or "always" or "never"))
+            problems.Add($"merge policy '{Merge}' is not one of auto, always, never");
+        return problems;
+    }
+}

@@ -1,0 +1,36 @@
+namespace ArchiveEmu.Core.Tests.TestSupport;
+
+/// <summary>A fresh folder under the system temp folder, deleted (with everything in it) on dispose.</summary>
+public sealed class TempDirectory : IDisposable
+{
+    public TempDirectory(string? label = null)
+    {
+        Path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"archiveemu-test-{label ?? "t"}-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(Path);
+    }
+
+    public string Path { get; }
+
+    /// <summary>The full path of <paramref name="relative"/> inside this folder.</summary>
+    public string this[string relative] => System.IO.Path.Combine(Path, relative);
+
+    /// <summary>Writes <paramref name="bytes"/> to <paramref name="relative"/> (creating folders) and returns its full path.</summary>
+    public string Write(string relative, byte[] bytes)
+    {
+        var full = this[relative];
+        Directory.CreateDirectory(System.IO.Path.GetDirectoryName(full)!);
+        File.WriteAllBytes(full, bytes);
+        return full;
+    }
+
+    public void Dispose()
+    {
+        try
+        {
+            Directory.Delete(Path, recursive: true);
+        }
+        catch (DirectoryNotFoundException)
+        {
+        }
+    }
+}

@@ -93,21 +93,22 @@ public sealed class VirtualFileBuilder
                 ? $"Virtual file layout has a gap: no bytes for [{end}, {total})."
                 : $"Virtual file layout has {end - total} bytes past its declared length {total}.");
 
-        var acquired = new Dictionary<(string, FileIdentity?), PooledFile>();
+        // One FileSource per file, shared by all its segments; each holds one pool reference.
+        var acquired = new Dictionary<(string, FileIdentity?), FileSource>();
         try
         {
             var segments = MergeAdjacent(sorted, acquired);
-            return new VirtualFile(segments, acquired.Values.ToArray(), total);
+            return new VirtualFile(segments, acquired.Values.Select(f => f.File).ToArray(), total);
         }
         catch
         {
-            foreach (var file in acquired.Values)
-                _pool.Release(file);
+            foreach (var source in acquired.Values)
+                _pool.Release(source.File);
             throw;
         }
     }
 
-    private Segment[] MergeAdjacent(Pending[] sorted, Dictionary<(string, FileIdentity?), PooledFile> acquired)
+    private Segment[] MergeAdjacent(Pending[] sorted, Dictionary<(string, FileIdentity?), FileSource> acquired)
     {
         var segments = new List<Segment>(sorted.Length);
         foreach (var p in sorted)
@@ -130,20 +131,20 @@ public sealed class VirtualFileBuilder
         return segments.ToArray();
     }
 
-    private FileSource FileSourceFor(Pending p, Dictionary<(string, FileIdentity?), PooledFile> acquired)
+    private FileSource FileSourceFor(Pending p, Dictionary<(string, FileIdentity?), FileSource> acquired)
     {
         var key = (p.Path!, p.Expected);
-        if (!acquired.TryGetValue(key, out var file))
+        if (!acquired.TryGetValue(key, out var source))
         {
-            file = _pool.Acquire(p.Path!, p.Expected);
-            acquired.Add(key, file);
+            source = new FileSource(_pool.Acquire(p.Path!, p.Expected));
+            acquired.Add(key, source);
         }
-        if (p.SourceOffset > file.Identity.Length - p.Length)
+        if (p.SourceOffset > source.Identity.Length - p.Length)
         {
             throw new IOException(
-                $"{file.Path}: slice [{p.SourceOffset}, {p.SourceOffset + p.Length}) is past the end of the file ({file.Identity.Length} bytes)");
+                $"{source.Path}: slice [{p.SourceOffset}, {p.SourceOffset + p.Length}) is past the end of the file ({source.Identity.Length} bytes)");
         }
-        return new FileSource(file);
+        return source;
     }
 
     private VirtualFileBuilder Add(long at, long length, Pending pending)

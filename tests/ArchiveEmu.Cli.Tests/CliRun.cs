@@ -1,0 +1,32 @@
+namespace ArchiveEmu.Cli.Tests;
+
+/// <summary>The outcome of running <c>archiveemu</c> in-process.</summary>
+internal sealed record CliResult(int ExitCode, string Out, string Error)
+{
+    public override string ToString() => $"exit {ExitCode}\nstdout:\n{Out}\nstderr:\n{Error}";
+}
+
+/// <summary>Runs the CLI in-process with captured output, and finds the repository's fixtures.</summary>
+internal static class CliRun
+{
+    public static CliResult Run(params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        int code = Program.Run(args, new CliConsole(output, error, isInteractive: false));
+        return new CliResult(code, output.ToString(), error.ToString());
+    }
+
+    /// <summary>The repository root: the nearest folder above the test binaries holding ArchiveEmu.sln.</summary>
+    public static string RepositoryRoot { get; } = FindRoot();
+
+    public static string Fixture(string relative) => Path.Combine(RepositoryRoot, "fixtures", relative);
+
+    private static string FindRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+            if (File.Exists(Path.Combine(dir.FullName, "ArchiveEmu.sln")))
+                return dir.FullName;
+        throw new InvalidOperationException("ArchiveEmu.sln not found above the test binaries");
+    }
+}

@@ -1,5 +1,3 @@
-using System.Runtime.CompilerServices;
-
 namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>
@@ -9,10 +7,9 @@ namespace ArchiveEmu.Core.VirtualFiles;
 /// </summary>
 public sealed class VirtualFile : IDisposable
 {
-    private readonly long[] _starts;
     private readonly Segment[] _segments;
+    private readonly SegmentLookup _lookup;
     private readonly PooledFile[] _files;
-    private int _hint; // last segment a read ended in; a racy hint is still a valid guess
     private int _disposed;
 
     internal VirtualFile(Segment[] segments, PooledFile[] files, long length)
@@ -20,9 +17,7 @@ public sealed class VirtualFile : IDisposable
         _segments = segments;
         _files = files;
         Length = length;
-        _starts = new long[segments.Length];
-        for (int i = 0; i < segments.Length; i++)
-            _starts[i] = segments[i].VirtualOffset;
+        _lookup = new SegmentLookup(segments);
     }
 
     /// <summary>The size of the virtual file in bytes.</summary>
@@ -49,7 +44,7 @@ public sealed class VirtualFile : IDisposable
 
         int total = (int)Math.Min(destination.Length, Length - offset);
         var rest = destination[..total];
-        int i = FindSegment(offset);
+        int i = _lookup.Find(offset);
         while (true)
         {
             ref readonly var segment = ref _segments[i];
@@ -62,7 +57,7 @@ public sealed class VirtualFile : IDisposable
             offset += count;
             i++;
         }
-        _hint = i;
+        _lookup.Remember(i);
         return total;
     }
 
@@ -77,35 +72,7 @@ public sealed class VirtualFile : IDisposable
     public VirtualFileStream OpenStream(bool ownsFile = false) => new(this, ownsFile);
 
     /// <summary>Index of the segment holding <paramref name="offset"/> (which is in [0, Length)).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal int FindSegment(long offset)
-    {
-        var starts = _starts;
-        int hint = _hint;
-        if ((uint)hint < (uint)starts.Length && starts[hint] <= offset)
-        {
-            // Sequential readers land in the hinted segment or the next one.
-            if (hint + 1 == starts.Length || offset < starts[hint + 1])
-                return hint;
-            if (hint + 2 == starts.Length || offset < starts[hint + 2])
-                return hint + 1;
-        }
-        return SearchSegment(starts, offset);
-    }
-
-    private static int SearchSegment(long[] starts, long offset)
-    {
-        int lo = 0, hi = starts.Length - 1;
-        while (lo < hi)
-        {
-            int mid = (int)((uint)(lo + hi + 1) >> 1);
-            if (starts[mid] <= offset)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return lo;
-    }
+    internal int FindSegment(long offset) => _lookup.Find(offset);
 
     public void Dispose()
     {

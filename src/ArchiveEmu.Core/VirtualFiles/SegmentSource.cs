@@ -15,12 +15,25 @@ public abstract class SegmentSource
 /// <summary>Bytes held in memory, such as a rebuilt archive header.</summary>
 public sealed class MemorySource : SegmentSource
 {
-    public MemorySource(ReadOnlyMemory<byte> bytes) => Bytes = bytes;
+    private readonly byte[]? _array; // set when the memory is a plain array: skips Memory<T>.Span's type checks
+    private readonly int _arrayOffset;
+
+    public MemorySource(ReadOnlyMemory<byte> bytes)
+    {
+        Bytes = bytes;
+        if (System.Runtime.InteropServices.MemoryMarshal.TryGetArray(bytes, out var segment))
+            (_array, _arrayOffset) = (segment.Array, segment.Offset);
+    }
 
     public ReadOnlyMemory<byte> Bytes { get; }
 
-    internal override void ReadExactly(long sourceOffset, Span<byte> destination) =>
-        Bytes.Span.Slice(checked((int)sourceOffset), destination.Length).CopyTo(destination);
+    internal override void ReadExactly(long sourceOffset, Span<byte> destination)
+    {
+        var bytes = _array is not null
+            ? new ReadOnlySpan<byte>(_array, _arrayOffset, Bytes.Length)
+            : Bytes.Span;
+        bytes.Slice(checked((int)sourceOffset), destination.Length).CopyTo(destination);
+    }
 
     public override string Describe() => $"memory ({Bytes.Length} bytes)";
 }

@@ -8,6 +8,7 @@ public sealed class VirtualFileBuilder
 {
     private readonly FileHandlePool _pool;
     private readonly List<Pending> _pending = new();
+    private readonly Dictionary<byte[], MemorySource> _arraySources = new(ReferenceEqualityComparer.Instance);
 
     /// <summary>Creates a builder whose files are read through <paramref name="pool"/> (the shared pool if null).</summary>
     public VirtualFileBuilder(FileHandlePool? pool = null) => _pool = pool ?? FileHandlePool.Shared;
@@ -19,9 +20,18 @@ public sealed class VirtualFileBuilder
     public VirtualFileBuilder AddFile(long at, string path, long fileOffset, long length) =>
         Add(at, length, new Pending(at, length, fileOffset, path, null, null));
 
-    /// <summary>Puts bytes held in memory at <paramref name="at"/>; the builder keeps a reference, not a copy.</summary>
-    public VirtualFileBuilder AddBytes(long at, ReadOnlyMemory<byte> bytes) =>
-        Add(at, bytes.Length, new Pending(at, bytes.Length, 0, null, null, new MemorySource(bytes)));
+    /// <summary>
+    /// Puts bytes held in memory at <paramref name="at"/>; the builder keeps a reference, not a copy.
+    /// Slices of one array share one source (and merge when adjacent), as slices of one file do.
+    /// </summary>
+    public VirtualFileBuilder AddBytes(long at, ReadOnlyMemory<byte> bytes)
+    {
+        if (!System.Runtime.InteropServices.MemoryMarshal.TryGetArray(bytes, out var slice) || slice.Array is null)
+            return Add(at, bytes.Length, new Pending(at, bytes.Length, 0, null, null, new MemorySource(bytes)));
+        if (!_arraySources.TryGetValue(slice.Array, out var shared))
+            _arraySources.Add(slice.Array, shared = new MemorySource(slice.Array));
+        return Add(at, bytes.Length, new Pending(at, bytes.Length, slice.Offset, null, null, shared));
+    }
 
     /// <summary>Puts <paramref name="length"/> zero bytes at <paramref name="at"/>.</summary>
     public VirtualFileBuilder AddZeros(long at, long length) =>
@@ -117,10 +127,11 @@ public sealed class VirtualFileBuilder
             if (segments.Count > 0)
             {
                 var last = segments[^1];
-                bool sameFile = source is FileSource f && last.Source is FileSource g && f.File == g.File
-                                && last.SourceOffset + last.Length == p.SourceOffset;
+                bool contiguous = last.SourceOffset + last.Length == p.SourceOffset;
+                bool sameSource = ReferenceEquals(source, last.Source)
+                                  || (source is FileSource f && last.Source is FileSource g && f.File == g.File);
                 bool bothZero = source is ZeroSource && last.Source is ZeroSource;
-                if (sameFile || bothZero)
+                if ((sameSource && contiguous) || bothZero)
                 {
                     segments[^1] = last with { Length = last.Length + p.Length };
                     continue;

@@ -63,6 +63,23 @@ public sealed class VirtualFileBuilderTests
     }
 
     [Test]
+    public void Build_AdjacentSlicesOfOneArray_MergeAndOthersStaySeparate()
+    {
+        var array = TestData.Random(4, 100);
+        using var file = new VirtualFileBuilder()
+            .AppendBytes(array.AsMemory(0, 40))
+            .AppendBytes(array.AsMemory(40, 20))   // contiguous in the array: merges
+            .AppendBytes(array.AsMemory(80, 20))   // skips 20 bytes: a new segment
+            .AppendBytes(new byte[] { 1, 2 })      // another array: a new segment
+            .Build();
+
+        Assert.That(file.Segments.Length, Is.EqualTo(3));
+        var bytes = new byte[file.Length];
+        file.ReadExactly(0, bytes);
+        Assert.That(bytes, Is.EqualTo(array[..60].Concat(array[80..]).Concat(new byte[] { 1, 2 }).ToArray()));
+    }
+
+    [Test]
     public void Build_NonContiguousSlicesOfOneFile_StaySeparate()
     {
         using var folder = new TempDirectory("nomerge");

@@ -10,6 +10,7 @@ public static class ArchiveFormats
     public static IReadOnlyList<IArchiveFormat> All { get; } = new IArchiveFormat[]
     {
         // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
+        Afs.AfsFormat.Instance,
     };
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>

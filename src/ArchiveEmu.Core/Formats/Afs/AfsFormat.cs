@@ -1,0 +1,103 @@
+using System.Buffers.Binary;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Formats.Afs;
+
+/// <summary>CRI AFS (<c>AFS\0</c>): little-endian u32 offsets, 0x800-aligned entries, an optional name table.</summary>
+public sealed class AfsFormat : IArchiveFormat
+{
+    internal const int Alignment = 0x800;
+    internal const int NameRecordSize = 48;
+    private const int MaxEntries = 1 << 24;
+
+    public static AfsFormat Instance { get; } = new();
+
+    public string Name => "afs";
+    public EntryAddressing Addressing => EntryAddressing.ByIndex;
+    public StringComparer NameComparer => StringComparer.Ordinal;
+
+    public bool Detect(ReadOnlySpan<byte> head, long length)
+    {
+        if (head.Length < 8 || !head.StartsWith("AFS\0"u8))
+            return false;
+        long count = BinaryPrimitives.ReadUInt32LittleEndian(head[4..]);
+        return count <= MaxEntries && 8 + 8 * count <= length;
+    }
+
+    public ArchiveIndex ReadIndex(string path)
+    {
+        using var reader = ArchiveFileReader.Open(path);
+        var identity = FileIdentity.Of(reader.Path);
+        if (reader.Length < 8 || !reader.ReadBytes(0, 4, "AFS magic").AsSpan().SequenceEqual("AFS\0"u8))
+            throw reader.Corrupt(0, "not an AFS archive (no AFS\\0 magic)");
+
+        uint count = reader.ReadUInt32LE(4, "entry count");
+        if (count > MaxEntries || 8 + 8L * count + 8 > reader.Length)
+            throw reader.Corrupt(4, $"entry count {count} does not fit in the {reader.Length}-byte file");
+
+        var table = reader.ReadBytes(8, 8L * count + 8, "entry table");
+        var entries = new ArchiveEntry[count];
+        long tableEnd = 8 + 8L * count;
+        long firstData = long.MaxValue;
+        for (int i = 0; i < count; i++)
+        {
+            uint offset = BinaryPrimitives.ReadUInt32LittleEndian(table.AsSpan(8 * i));
+            uint size = BinaryPrimitives.ReadUInt32LittleEndian(table.AsSpan(8 * i + 4));
+            if (offset == 0 && size == 0)
+            {
+                entries[i] = new ArchiveEntry(i, null, 0, 0);
+                continue;
+            }
+            if (offset < tableEnd + 8 || !reader.Contains(offset, size))
+                throw reader.Corrupt(8 + 8L * i, $"entry {i} [{offset}, {(long)offset + size}) is outside the data area of the {reader.Length}-byte file");
+            entries[i] = new ArchiveEntry(i, null, offset, size);
+            firstData = Math.Min(firstData, offset);
+        }
+        CheckNoOverlaps(reader, entries);
+
+        if (firstData == long.MaxValue)
+            firstData = RoundUp(tableEnd + 8);
+        var (placement, records) = ReadNameTable(reader, table.AsSpan((int)(8L * count)), count, tableEnd, firstData);
+        if (records is not null)
+            entries = entries.Select(e => e with { Name = AfsNames.Read(records, e.Index) }).ToArray();
+        return new AfsIndex(reader.Path, identity, entries, firstData, placement, records);
+    }
+
+    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
+        AfsBuilder.Build(original as AfsIndex ?? throw new ArgumentException("not an AFS index", nameof(original)), patch, pool);
+
+    private static (AfsNameTablePlacement, byte[]?) ReadNameTable(ArchiveFileReader reader, ReadOnlySpan<byte> afterTable,
+        uint count, long tableEnd, long firstData)
+    {
+        uint offset = BinaryPrimitives.ReadUInt32LittleEndian(afterTable);
+        uint size = BinaryPrimitives.ReadUInt32LittleEndian(afterTable[4..]);
+        long pointerAt = tableEnd;
+        var placement = AfsNameTablePlacement.AfterEntryTable;
+        if (offset == 0 && size == 0 && firstData - 8 > tableEnd && reader.Contains(firstData - 8, 8))
+        {
+            pointerAt = firstData - 8;
+            offset = reader.ReadUInt32LE(pointerAt, "name table pointer");
+            size = reader.ReadUInt32LE(pointerAt + 4, "name table size");
+            placement = AfsNameTablePlacement.BeforeFirstData;
+        }
+        if (offset == 0 && size == 0)
+            return (AfsNameTablePlacement.None, null);
+
+        long needed = (long)NameRecordSize * count;
+        if (size < needed || !reader.Contains(offset, needed))
+            throw reader.Corrupt(pointerAt, $"name table [{offset}, {(long)offset + size}) does not hold {count} records inside the {reader.Length}-byte file");
+        return (placement, reader.ReadBytes(offset, needed, "name table"));
+    }
+
+    private static void CheckNoOverlaps(ArchiveFileReader reader, ArchiveEntry[] entries)
+    {
+        var used = entries.Where(e => e.Size > 0).OrderBy(e => e.Offset).ToArray();
+        for (int i = 1; i < used.Length; i++)
+        {
+            if (used[i - 1].Offset + used[i - 1].Size > used[i].Offset)
+                throw reader.Corrupt(8 + 8L * used[i].Index, $"entry {used[i].Index} overlaps entry {used[i - 1].Index}");
+        }
+    }
+
+    internal static long RoundUp(long value) => (value + Alignment - 1) / Alignment * Alignment;
+}

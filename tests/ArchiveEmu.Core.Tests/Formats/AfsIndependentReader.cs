@@ -1,0 +1,54 @@
+using ArchiveEmu.Core.Tests.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.Formats;
+
+/// <summary>
+/// Re-reads an AFS file with a Python reader written from the format facts (AFSLib, the .NET
+/// reader we would prefer, is not served here). Prints one line per entry: index, offset, size,
+/// name-record name, name-record size, sha256 — and fails on any structural problem.
+/// </summary>
+internal static class AfsIndependentReader
+{
+    private const string Script = """
+import hashlib, struct, sys
+data = open(sys.argv[1], 'rb').read()
+assert data[:4] == b'AFS\0', 'magic'
+n = struct.unpack_from('<I', data, 4)[0]
+entries = [struct.unpack_from('<II', data, 8 + 8 * i) for i in range(n)]
+used = [(o, s) for o, s in entries if (o, s) != (0, 0)]
+first = min([o for o, s in used], default=0)
+nt_off, nt_size = struct.unpack_from('<II', data, 8 + 8 * n)
+if (nt_off, nt_size) == (0, 0) and first >= 8:
+    nt_off, nt_size = struct.unpack_from('<II', data, first - 8)
+spans = sorted(used)
+for (o1, s1), (o2, s2) in zip(spans, spans[1:]):
+    assert o1 + s1 <= o2, 'overlap at %d' % o2
+for o, s in used:
+    assert o % 0x800 == 0, 'unaligned entry at %d' % o
+    assert o + s <= len(data), 'entry past EOF'
+    assert o >= 8 + 8 * n + 8, 'entry inside header'
+    pad = data[o + s:(o + s + 0x7FF) // 0x800 * 0x800]
+    assert pad.count(0) == len(pad), 'padding after entry at %d is not zeros' % o
+for i, (o, s) in enumerate(entries):
+    name, rsize = '-', -1
+    if (nt_off, nt_size) != (0, 0):
+        rec = data[nt_off + 48 * i: nt_off + 48 * i + 48]
+        name = rec[:32].split(b'\0')[0].decode('latin-1') or '-'
+        rsize = struct.unpack_from('<I', rec, 44)[0]
+    print(i, o, s, name, rsize, hashlib.sha256(data[o:o + s]).hexdigest())
+""";
+
+    public sealed record Entry(int Index, long Offset, long Size, string Name, long RecordSize, string Sha256);
+
+    public static IReadOnlyList<Entry> Read(string path)
+    {
+        var result = ExternalTool.Python(Script, path);
+        Assert.That(result.ExitCode, Is.Zero, $"independent AFS reader rejected {path}: {result}");
+        return result.StdOut.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Select(line => line.Split(' '))
+            .Select(f => new Entry(int.Parse(f[0]), long.Parse(f[1]), long.Parse(f[2]), f[3], long.Parse(f[4]), f[5]))
+            .ToArray();
+    }
+
+    public static string Sha256(byte[] bytes) => Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(bytes));
+}

@@ -7,6 +7,9 @@ public static class Program
 {
     internal static IReadOnlyList<ICommand> Commands { get; } = new ICommand[]
     {
+        new BuildCommand(),
+        new CatCommand(),
+        new LsCommand(),
         new VfsCommand(),
     };
 

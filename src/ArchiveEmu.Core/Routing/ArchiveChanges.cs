@@ -1,0 +1,60 @@
+using ArchiveEmu.Core.Formats;
+
+namespace ArchiveEmu.Core.Routing;
+
+/// <summary>The changes all mods make to one archive, collected in priority order.</summary>
+internal sealed class ArchiveChanges
+{
+    private readonly OrderedChanges<EntryKey, EntryChange> _changes;
+
+    public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format)
+    {
+        RelativePath = relativePath;
+        GamePath = gamePath;
+        Format = format;
+        _changes = new OrderedChanges<EntryKey, EntryChange>(new EntryKeyComparer(format.NameComparer));
+    }
+
+    public string RelativePath { get; }
+    public string GamePath { get; }
+    public IArchiveFormat Format { get; }
+
+    /// <summary>Adds every file below <paramref name="archiveFolder"/> (one mod's folder for this archive).</summary>
+    public void AddMod(string modRoot, string modName, string archiveFolder)
+    {
+        var fromThisMod = new Dictionary<EntryKey, string>(new EntryKeyComparer(Format.NameComparer));
+        foreach (var file in FilesBelow(modRoot, archiveFolder))
+        {
+            var relative = Path.GetRelativePath(archiveFolder, file).Replace(Path.DirectorySeparatorChar, '/');
+            var (key, delete) = EntryFileName.Parse(relative, Format.Addressing, file);
+            if (!fromThisMod.TryAdd(key, file))
+                throw new IOException($"{file}: targets entry {key} of {GamePath}, as {fromThisMod[key]} in the same mod does");
+            var input = delete ? null : EntryInput.FromFile(file);
+            _changes.Set(key, new EntryChange(key, input, modName), modName);
+        }
+    }
+
+    public ArchiveRoute ToRoute() => new(RelativePath, GamePath, Format, new ArchivePatch(_changes.Values),
+        _changes.Conflicts.Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1])).ToArray());
+
+    private static IEnumerable<string> FilesBelow(string modRoot, string folder)
+    {
+        foreach (var path in Directory.EnumerateFileSystemEntries(folder).Order(StringComparer.Ordinal))
+        {
+            GamePaths.RequireInside(modRoot, path);
+            if (Directory.Exists(path))
+            {
+                foreach (var file in FilesBelow(modRoot, path))
+                    yield return file;
+            }
+            else
+                yield return path;
+        }
+    }
+
+    private sealed class EntryKeyComparer(StringComparer names) : IEqualityComparer<EntryKey>
+    {
+        public bool Equals(EntryKey x, EntryKey y) => x.IsIndex ? y.IsIndex && x.Index == y.Index : !y.IsIndex && names.Equals(x.Name, y.Name);
+        public int GetHashCode(EntryKey key) => key.IsIndex ? key.Index : names.GetHashCode(key.Name!);
+    }
+}

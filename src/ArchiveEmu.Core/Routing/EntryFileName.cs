@@ -1,0 +1,33 @@
+using System.Globalization;
+using ArchiveEmu.Core.Formats;
+
+namespace ArchiveEmu.Core.Routing;
+
+/// <summary>Turns a mod file's path below an archive folder into the entry it targets.</summary>
+internal static class EntryFileName
+{
+    private const string DeleteSuffix = ".del";
+
+    /// <summary>
+    /// The entry key and whether the file deletes it (<c>NAME.del</c>). Index formats take the decimal
+    /// number at the start of the file name (<c>7.dds</c>, <c>0007.dds</c>, <c>7_hero.dds</c>); name
+    /// formats take the whole relative path.
+    /// </summary>
+    public static (EntryKey Key, bool Delete) Parse(string relativePath, EntryAddressing addressing, string fullPath)
+    {
+        bool delete = relativePath.EndsWith(DeleteSuffix, StringComparison.OrdinalIgnoreCase);
+        if (addressing == EntryAddressing.ByName)
+            return (EntryKey.ByName(delete ? relativePath[..^DeleteSuffix.Length] : relativePath), delete);
+
+        if (relativePath.Contains('/'))
+            throw new IOException($"{fullPath}: entries of an index-addressed archive go directly in its folder, not in a subfolder");
+        int digits = 0;
+        while (digits < relativePath.Length && char.IsAsciiDigit(relativePath[digits]))
+            digits++;
+        bool endsWell = digits == relativePath.Length || relativePath[digits] is '.' or '_';
+        if (digits == 0 || !endsWell || digits > 9)
+            throw new IOException($"{fullPath}: name must start with the entry's index (7.dds, 0007.dds, 7_name.dds)");
+        int index = int.Parse(relativePath.AsSpan(0, digits), NumberStyles.None, CultureInfo.InvariantCulture);
+        return (EntryKey.ByIndex(index), delete);
+    }
+}

@@ -1,0 +1,76 @@
+using ArchiveEmu.Core.Formats;
+
+namespace ArchiveEmu.Core.Routing;
+
+/// <summary>
+/// Resolves mod folders against a game folder (DESIGN "Mod folders and routes"): a mod folder named
+/// like a game file holds entries for that archive, other files override game files whole; mods are
+/// in priority order (a later one wins) and every conflict is reported. Nothing leaves its root.
+/// </summary>
+public sealed class ModRouter
+{
+    private readonly string _game;
+    private readonly IReadOnlyList<string> _mods;
+    private readonly Func<string, IArchiveFormat?> _detect;
+
+    /// <param name="gameFolder">The game folder.</param>
+    /// <param name="modFolders">Mod folders, lowest priority first.</param>
+    /// <param name="detect">Finds an archive's format (default: <see cref="ArchiveFormats.Detect"/>); null means "not an archive".</param>
+    public ModRouter(string gameFolder, IReadOnlyList<string> modFolders, Func<string, IArchiveFormat?>? detect = null)
+    {
+        _game = RequireFolder(gameFolder, "game folder");
+        _mods = modFolders.Select(m => RequireFolder(m, "mod folder")).ToArray();
+        _detect = detect ?? ArchiveFormats.Detect;
+    }
+
+    public RoutePlan Resolve()
+    {
+        var archives = new Dictionary<string, ArchiveChanges>(StringComparer.Ordinal);
+        var overrides = new OrderedChanges<string, FileOverride>(StringComparer.Ordinal);
+        foreach (var mod in _mods)
+            Walk(mod, ModName(mod), mod, "", archives, overrides);
+
+        var routes = archives.Values.OrderBy(a => a.RelativePath, StringComparer.Ordinal).Select(a => a.ToRoute()).ToArray();
+        var overrideConflicts = overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]));
+        return new RoutePlan(_game, routes, overrides.Values.ToArray(),
+            routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray());
+    }
+
+    private void Walk(string modRoot, string modName, string folder, string relative,
+        Dictionary<string, ArchiveChanges> archives, OrderedChanges<string, FileOverride> overrides)
+    {
+        foreach (var path in Directory.EnumerateFileSystemEntries(folder).Order(StringComparer.Ordinal))
+        {
+            GamePaths.RequireInside(modRoot, path);
+            string childRelative = relative.Length == 0 ? Path.GetFileName(path) : $"{relative}/{Path.GetFileName(path)}";
+            bool isFolder = Directory.Exists(path);
+            string gamePath = Path.Combine(_game, childRelative);
+
+            if (isFolder && File.Exists(gamePath))
+            {
+                GamePaths.RequireInside(_game, gamePath);
+                if (!archives.TryGetValue(childRelative, out var changes))
+                {
+                    var format = _detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,
+                        $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows");
+                    archives[childRelative] = changes = new ArchiveChanges(childRelative, gamePath, format);
+                }
+                changes.AddMod(modRoot, modName, path);
+            }
+            else if (isFolder)
+                Walk(modRoot, modName, path, childRelative, archives, overrides);
+            else
+                overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), modName), modName);
+        }
+    }
+
+    private static string RequireFolder(string folder, string what)
+    {
+        var full = Path.GetFullPath(folder);
+        if (!Directory.Exists(full))
+            throw new DirectoryNotFoundException($"{full}: {what} not found");
+        return full;
+    }
+
+    private static string ModName(string modFolder) => Path.GetFileName(modFolder.TrimEnd(Path.DirectorySeparatorChar));
+}

@@ -1,0 +1,43 @@
+using ArchiveEmu.Core.Formats;
+
+namespace ArchiveEmu.Core.Routing;
+
+/// <summary>Several mods touched one entry (or file); the last of them in priority order won.</summary>
+/// <param name="Target">The archive or file, relative to the game folder, with '/' separators.</param>
+/// <param name="Entry">The entry (index or name), or null for a whole-file override.</param>
+/// <param name="Mods">Every mod that touched it, in priority order.</param>
+/// <param name="Winner">The mod whose version is used.</param>
+public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<string> Mods, string Winner);
+
+/// <summary>An archive of the game folder that mods change, and the resolved changes.</summary>
+/// <param name="RelativePath">Relative to the game folder, '/' separators.</param>
+/// <param name="GamePath">Full path of the original archive.</param>
+public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchiveFormat Format, ArchivePatch Patch, IReadOnlyList<RouteConflict> Conflicts);
+
+/// <summary>A plain file a mod replaces (or adds) as a whole, as in an overlay filesystem.</summary>
+public sealed record FileOverride(string RelativePath, string SourcePath, string Mod);
+
+/// <summary>Everything the mod folders ask of the game folder.</summary>
+public sealed class RoutePlan
+{
+    internal RoutePlan(string gameFolder, IReadOnlyList<ArchiveRoute> archives, IReadOnlyList<FileOverride> overrides, IReadOnlyList<RouteConflict> conflicts)
+    {
+        GameFolder = gameFolder;
+        Archives = archives;
+        Overrides = overrides;
+        Conflicts = conflicts;
+    }
+
+    public string GameFolder { get; }
+    public IReadOnlyList<ArchiveRoute> Archives { get; }
+    public IReadOnlyList<FileOverride> Overrides { get; }
+
+    /// <summary>Every conflict, archives' entries and whole files alike.</summary>
+    public IReadOnlyList<RouteConflict> Conflicts { get; }
+
+    public ArchiveRoute? FindArchive(string relativePath) =>
+        Archives.FirstOrDefault(a => a.RelativePath == GamePaths.Normalise(relativePath));
+
+    public FileOverride? FindOverride(string relativePath) =>
+        Overrides.FirstOrDefault(o => o.RelativePath == GamePaths.Normalise(relativePath));
+}

@@ -7,6 +7,8 @@ public readonly record struct FileIdentity(long Length, DateTime LastWriteUtc)
     public static FileIdentity Of(string path)
     {
         var info = new FileInfo(path);
+        if (info.LinkTarget is not null)
+            info = info.ResolveLinkTarget(returnFinalTarget: true) as FileInfo ?? info; // FileInfo describes the link itself, not its file
         if (!info.Exists)
             throw new FileNotFoundException($"{path}: file not found", path);
         return new FileIdentity(info.Length, info.LastWriteTimeUtc);

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Formats.Afs;
-using ArchiveEmu.Core.Tests.TestSupport;
+using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Core.Tests.Formats;
 

@@ -1,6 +1,6 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Formats.Afs;
-using ArchiveEmu.Core.Tests.TestSupport;
+using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Core.Tests.Formats;
 

@@ -1,4 +1,4 @@
-using ArchiveEmu.Core.Tests.TestSupport;
+using ArchiveEmu.TestSupport;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Tests.VirtualFiles;

@@ -1,13 +1,13 @@
-using ArchiveEmu.Core.Tests.TestSupport;
 
-namespace ArchiveEmu.Core.Tests.Formats;
+
+namespace ArchiveEmu.TestSupport;
 
 /// <summary>
 /// Re-reads an AFS file with a Python reader written from the format facts (AFSLib, the .NET
 /// reader we would prefer, is not served here). Prints one line per entry: index, offset, size,
 /// name-record name, name-record size, sha256 — and fails on any structural problem.
 /// </summary>
-internal static class AfsIndependentReader
+public static class AfsIndependentReader
 {
     private const string Script = """
 import hashlib, struct, sys

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Text;
 
-namespace ArchiveEmu.Core.Tests.Formats;
+namespace ArchiveEmu.TestSupport;
 
 /// <summary>Writes AFS originals for tests, from the format facts (kept apart from the product's reader and builder).</summary>
 public static class AfsTestWriter

@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Tests.TestSupport;
+namespace ArchiveEmu.TestSupport;
 
 /// <summary>A fresh folder under the system temp folder, deleted (with everything in it) on dispose.</summary>
 public sealed class TempDirectory : IDisposable

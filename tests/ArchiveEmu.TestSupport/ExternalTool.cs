@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace ArchiveEmu.Core.Tests.TestSupport;
+namespace ArchiveEmu.TestSupport;
 
 /// <summary>The result of running a program nobody here wrote (unzip, 7z, tar, python3).</summary>
 public sealed record ToolResult(int ExitCode, string StdOut, string StdErr)

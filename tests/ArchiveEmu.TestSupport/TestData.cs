@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Tests.TestSupport;
+namespace ArchiveEmu.TestSupport;
 
 /// <summary>Deterministic test bytes.</summary>
 public static class TestData

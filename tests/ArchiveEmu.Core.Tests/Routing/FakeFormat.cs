@@ -1,0 +1,19 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Tests.Routing;
+
+/// <summary>A format stand-in for routing tests: only its addressing and name comparison matter to the router.</summary>
+internal sealed class FakeFormat(EntryAddressing addressing, StringComparer names) : IArchiveFormat
+{
+    public static FakeFormat Index { get; } = new(EntryAddressing.ByIndex, StringComparer.Ordinal);
+    public static FakeFormat Names { get; } = new(EntryAddressing.ByName, StringComparer.Ordinal);
+    public static FakeFormat NamesIgnoringCase { get; } = new(EntryAddressing.ByName, StringComparer.OrdinalIgnoreCase);
+
+    public string Name => "fake";
+    public EntryAddressing Addressing => addressing;
+    public StringComparer NameComparer => names;
+    public bool Detect(ReadOnlySpan<byte> head, long length) => false;
+    public ArchiveIndex ReadIndex(string path) => throw new InvalidOperationException("routing must not read archives");
+    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) => throw new InvalidOperationException("routing must not build archives");
+}

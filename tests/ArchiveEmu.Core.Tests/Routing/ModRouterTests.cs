@@ -1,0 +1,165 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.Routing;
+
+public sealed class ModRouterTests
+{
+    private TempDirectory _dir = null!;
+
+    [SetUp]
+    public void CreateFolders()
+    {
+        _dir = new TempDirectory("route");
+        _dir.Write("game/data/tex.afs", [1]);
+        _dir.Write("game/data/pack.zip", [2]);
+        _dir.Write("game/data/readme.txt", [3]);
+    }
+
+    [TearDown]
+    public void DeleteFolders() => _dir.Dispose();
+
+    [Test]
+    public void Resolve_IndexNames_AllFormsMapToTheirIndex()
+    {
+        _dir.Write("a/data/tex.afs/7.dds", [7]);
+        _dir.Write("a/data/tex.afs/0012.dds", [12]);
+        _dir.Write("a/data/tex.afs/3_hero_face.dds", [3]);
+        _dir.Write("a/data/tex.afs/42", [42]);
+
+        var route = Resolve(["a"]).Archives.Single();
+        Assert.That(route.RelativePath, Is.EqualTo("data/tex.afs"));
+        Assert.That(route.Patch.Changes.Select(c => c.Key.Index).Order(), Is.EqualTo(new[] { 3, 7, 12, 42 }));
+        Assert.That(route.Patch.Changes.Select(c => c.Origin), Is.All.EqualTo("a"));
+        Assert.That(route.Patch.Changes.Single(c => c.Key.Index == 12).Input!.Path, Is.EqualTo(_dir["a/data/tex.afs/0012.dds"]));
+    }
+
+    [TestCase("x7.dds")]
+    [TestCase("7x.dds")]
+    [TestCase("readme.txt")]
+    public void Resolve_IndexFileNameWithoutLeadingIndex_ThrowsNamingTheFile(string name)
+    {
+        _dir.Write($"a/data/tex.afs/{name}", [1]);
+        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.Contains(name).And.Message.Contains("index"));
+    }
+
+    [Test]
+    public void Resolve_TwoFilesForOneIndexInOneMod_ThrowsNamingBoth()
+    {
+        _dir.Write("a/data/tex.afs/7.dds", [1]);
+        _dir.Write("a/data/tex.afs/0007_b.dds", [2]);
+        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.Contains("7.dds").And.Message.Contains("0007_b.dds"));
+    }
+
+    [Test]
+    public void Resolve_SameEntryInTwoMods_LaterWinsAndTheConflictIsReported()
+    {
+        _dir.Write("a/data/tex.afs/7.dds", [1]);
+        _dir.Write("b/data/tex.afs/0007_better.dds", [2]);
+        var plan = Resolve(["a", "b"]);
+
+        var change = plan.Archives.Single().Patch.Changes.Single();
+        Assert.That(change.Origin, Is.EqualTo("b"));
+        Assert.That(change.Input!.Path, Is.EqualTo(_dir["b/data/tex.afs/0007_better.dds"]));
+        Assert.That(plan.Conflicts.Single(), Is.EqualTo(new RouteConflict("data/tex.afs", "7", ["a", "b"], "b")).Using<RouteConflict>(SameConflict));
+    }
+
+    [Test]
+    public void Resolve_NameFormat_PathBelowArchiveFolderIsTheEntryName()
+    {
+        _dir.Write("a/data/pack.zip/textures/ui/button.dds", [1]);
+        _dir.Write("a/data/pack.zip/new.txt", [2]);
+        var route = Resolve(["a"], FakeFormat.Names).Archives.Single();
+        Assert.That(route.Patch.Changes.Select(c => c.Key.Name), Is.EquivalentTo(new[] { "textures/ui/button.dds", "new.txt" }));
+    }
+
+    [Test]
+    public void Resolve_CaseInsensitiveFormat_DifferentSpellingsAreOneEntry()
+    {
+        _dir.Write("a/data/pack.zip/Player.txd", [1]);
+        _dir.Write("b/data/pack.zip/PLAYER.TXD", [2]);
+        var plan = Resolve(["a", "b"], FakeFormat.NamesIgnoringCase);
+        Assert.That(plan.Archives.Single().Patch.Changes.Single().Origin, Is.EqualTo("b"));
+        Assert.That(plan.Conflicts, Has.Count.EqualTo(1));
+    }
+
+    [Test]
+    public void Resolve_DelFile_DeletesTheEntry()
+    {
+        _dir.Write("a/data/tex.afs/5.del", []);
+        _dir.Write("a/data/pack.zip/textures/old.dds.del", []);
+        var plan = Resolve(["a"], FakeFormat.Names, FakeFormat.Index);
+        Assert.That(plan.FindArchive("data/tex.afs")!.Patch.Changes.Single(), Has.Property("IsDelete").True.And.Property("Key").EqualTo(EntryKey.ByIndex(5)));
+        Assert.That(plan.FindArchive("data/pack.zip")!.Patch.Changes.Single().Key, Is.EqualTo(EntryKey.ByName("textures/old.dds")));
+    }
+
+    [Test]
+    public void Resolve_PlainFiles_AreWholeFileOverridesWithConflicts()
+    {
+        _dir.Write("a/data/readme.txt", [1]);
+        _dir.Write("b/data/readme.txt", [2]);
+        _dir.Write("b/extra/new.bin", [3]);
+        var plan = Resolve(["a", "b"]);
+        Assert.That(plan.Overrides.Select(o => (o.RelativePath, o.Mod)), Is.EquivalentTo(new[] { ("data/readme.txt", "b"), ("extra/new.bin", "b") }));
+        Assert.That(plan.FindOverride("data/readme.txt")!.SourcePath, Is.EqualTo(_dir["b/data/readme.txt"]));
+        Assert.That(plan.Conflicts.Single().Entry, Is.Null);
+    }
+
+    [Test]
+    public void Resolve_SymlinkLeadingOutsideTheMod_IsRefused()
+    {
+        var outside = _dir.Write("secret/passwords.txt", [9]);
+        Directory.CreateDirectory(_dir["a/data/tex.afs"]);
+        File.CreateSymbolicLink(_dir["a/data/tex.afs/3.dds"], outside);
+        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.Contains("3.dds").And.Message.Contains("leads outside"));
+    }
+
+    [Test]
+    public void Resolve_SymlinkedFolderLeadingOutsideTheMod_IsRefused()
+    {
+        _dir.Write("elsewhere/data/readme.txt", [9]);
+        Directory.CreateDirectory(_dir["a"]);
+        Directory.CreateSymbolicLink(_dir["a/data"], _dir["elsewhere/data"]);
+        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.Contains("leads outside"));
+    }
+
+    [Test]
+    public void Resolve_SymlinkInsideTheMod_IsFollowed()
+    {
+        var real = _dir.Write("a/store/7.dds", [7]);
+        Directory.CreateDirectory(_dir["a/data/tex.afs"]);
+        File.CreateSymbolicLink(_dir["a/data/tex.afs/7.dds"], real);
+        Assert.That(Resolve(["a"]).Archives.Single().Patch.Changes.Single().Input!.Length, Is.EqualTo(1));
+    }
+
+    [Test]
+    public void Resolve_MissingFolders_ThrowNamingThem()
+    {
+        Assert.That(() => new ModRouter(_dir["nogame"], [_dir["game"]]), Throws.InstanceOf<DirectoryNotFoundException>().With.Message.Contains("nogame"));
+        Assert.That(() => new ModRouter(_dir["game"], [_dir["nomod"]]), Throws.InstanceOf<DirectoryNotFoundException>().With.Message.Contains("nomod"));
+    }
+
+    [Test]
+    public void Resolve_FolderTargetingAFileThatIsNoArchive_ThrowsNamingIt()
+    {
+        _dir.Write("a/data/readme.txt/1.txt", [1]);
+        Assert.That(() => new ModRouter(_dir["game"], [_dir["a"]], _ => null).Resolve(),
+            Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("readme.txt").And.Message.Contains("not an archive"));
+    }
+
+    [Test]
+    public void Resolve_GamePathsWithDotDotOrAbsolute_AreRefused()
+    {
+        Assert.That(() => GamePaths.Resolve(_dir["game"], "../secret"), Throws.InstanceOf<IOException>());
+        Assert.That(() => GamePaths.Resolve(_dir["game"], "/etc/passwd"), Throws.InstanceOf<IOException>());
+        Assert.That(GamePaths.Resolve(_dir["game"], "data/readme.txt"), Is.EqualTo(_dir["game/data/readme.txt"]));
+    }
+
+    private RoutePlan Resolve(string[] mods, IArchiveFormat? zipFormat = null, IArchiveFormat? afsFormat = null) =>
+        new ModRouter(_dir["game"], mods.Select(m => _dir[m]).ToArray(),
+            path => path.EndsWith(".afs") ? afsFormat ?? FakeFormat.Index : path.EndsWith(".zip") ? zipFormat ?? FakeFormat.Names : null).Resolve();
+
+    private static bool SameConflict(RouteConflict a, RouteConflict b) =>
+        a.Target == b.Target && a.Entry == b.Entry && a.Winner == b.Winner && a.Mods.SequenceEqual(b.Mods);
+}

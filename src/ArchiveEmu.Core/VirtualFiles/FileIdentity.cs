@@ -7,7 +7,7 @@ public readonly record struct FileIdentity(long Length, DateTime LastWriteUtc)
     public static FileIdentity Of(string path)
     {
         var info = new FileInfo(path);
-        if (info.LinkTarget is not null)
+        if ((info.Attributes & FileAttributes.ReparsePoint) != 0 && info.LinkTarget is not null) // from the lstat already done: no readlink per file
             info = info.ResolveLinkTarget(returnFinalTarget: true) as FileInfo ?? info; // FileInfo describes the link itself, not its file
         if (!info.Exists)
             throw new FileNotFoundException($"{path}: file not found", path);

@@ -86,7 +86,8 @@ public sealed class VirtualFileBuilder
     public VirtualFile Build(long? length = null)
     {
         var sorted = _pending.ToArray();
-        Array.Sort(sorted, static (a, b) => a.At.CompareTo(b.At));
+        if (!IsSorted(sorted))
+            Array.Sort(sorted, static (a, b) => a.At.CompareTo(b.At)); // builders that append (most) skip this
 
         long end = 0;
         foreach (var p in sorted)
@@ -167,6 +168,16 @@ public sealed class VirtualFileBuilder
             _pending.Add(pending);
         Position = Math.Max(Position, at + length);
         return this;
+    }
+
+    private static bool IsSorted(Pending[] pending)
+    {
+        for (int i = 1; i < pending.Length; i++)
+        {
+            if (pending[i].At < pending[i - 1].At)
+                return false;
+        }
+        return true;
     }
 
     private static void CheckRange(long at, long length)

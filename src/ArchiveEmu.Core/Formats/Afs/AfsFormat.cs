@@ -91,12 +91,24 @@ public sealed class AfsFormat : IArchiveFormat
 
     private static void CheckNoOverlaps(ArchiveFileReader reader, ArchiveEntry[] entries)
     {
-        var used = entries.Where(e => e.Size > 0).OrderBy(e => e.Offset).ToArray();
+        var used = entries.Where(e => e.Size > 0).ToArray();
+        if (!IsInOffsetOrder(used))
+            Array.Sort(used, static (a, b) => a.Offset.CompareTo(b.Offset)); // most files store entries in index order
         for (int i = 1; i < used.Length; i++)
         {
             if (used[i - 1].Offset + used[i - 1].Size > used[i].Offset)
                 throw reader.Corrupt(8 + 8L * used[i].Index, $"entry {used[i].Index} overlaps entry {used[i - 1].Index}");
         }
+    }
+
+    private static bool IsInOffsetOrder(ArchiveEntry[] entries)
+    {
+        for (int i = 1; i < entries.Length; i++)
+        {
+            if (entries[i].Offset < entries[i - 1].Offset)
+                return false;
+        }
+        return true;
     }
 
     internal static long RoundUp(long value) => (value + Alignment - 1) / Alignment * Alignment;

@@ -9,8 +9,9 @@ namespace ArchiveEmu.Core.Formats;
 /// </summary>
 public sealed class EntryInput
 {
-    private EntryInput(string? path, long offset, long length, ReadOnlyMemory<byte> bytes)
+    private EntryInput(string? path, long offset, long length, ReadOnlyMemory<byte> bytes, FileIdentity? identity = null)
     {
+        Identity = identity;
         Path = path;
         Offset = offset;
         Length = length;
@@ -19,6 +20,9 @@ public sealed class EntryInput
 
     /// <summary>The file the bytes come from, or null for in-memory bytes.</summary>
     public string? Path { get; }
+
+    /// <summary>The file's size and mtime when the input was made (null for in-memory bytes).</summary>
+    public FileIdentity? Identity { get; }
 
     /// <summary>Where the bytes start in <see cref="Path"/>.</summary>
     public long Offset { get; }
@@ -32,17 +36,19 @@ public sealed class EntryInput
     public static EntryInput FromFile(string path)
     {
         var full = System.IO.Path.GetFullPath(path);
-        return new EntryInput(full, 0, FileIdentity.Of(full).Length, default);
+        var identity = FileIdentity.Of(full);
+        return new EntryInput(full, 0, identity.Length, default, identity);
     }
 
     /// <summary>A slice of a file (for example an archive stored inside another archive).</summary>
     public static EntryInput FromFileSlice(string path, long offset, long length)
     {
         var full = System.IO.Path.GetFullPath(path);
-        long fileLength = FileIdentity.Of(full).Length;
+        var identity = FileIdentity.Of(full);
+        long fileLength = identity.Length;
         if (offset < 0 || length < 0 || offset > fileLength - length)
             throw new IOException($"{full}: slice [{offset}, {offset + length}) is outside the {fileLength}-byte file");
-        return new EntryInput(full, offset, length, default);
+        return new EntryInput(full, offset, length, default, identity);
     }
 
     /// <summary>Bytes held in memory.</summary>
@@ -54,7 +60,7 @@ public sealed class EntryInput
         if (Path is null)
             builder.AppendBytes(Bytes);
         else
-            builder.AppendFile(Path, Offset, Length);
+            builder.AppendFile(Path, Offset, Length, Identity);
     }
 
     /// <summary>Reads up to <c>destination.Length</c> bytes at <paramref name="offset"/> within the entry; returns the count (0 at the end).</summary>

@@ -38,13 +38,14 @@ public sealed class FileHandlePool
     /// <summary>Files opened since the pool was created (re-opens after eviction included).</summary>
     public long OpenCount => Interlocked.Read(ref _opens);
 
-    /// <summary>Registers one more user of the file as it is now (or as it was, if <paramref name="expected"/> is given).</summary>
+    /// <summary>
+    /// Registers one more user of the file, as it is now or as the caller saw it (<paramref name="expected"/>,
+    /// which saves a stat per file; a file that no longer matches fails when its handle opens).
+    /// </summary>
     internal PooledFile Acquire(string path, FileIdentity? expected)
     {
         var fullPath = System.IO.Path.GetFullPath(path);
-        var now = FileIdentity.Of(fullPath);
-        if (expected is { } was && was != now)
-            throw new IOException($"{fullPath}: file changed since the archive was built (was {was}; now {now})");
+        var now = expected ?? FileIdentity.Of(fullPath);
 
         lock (_lock)
         {

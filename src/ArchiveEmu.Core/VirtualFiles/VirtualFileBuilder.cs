@@ -16,9 +16,13 @@ public sealed class VirtualFileBuilder
     /// <summary>The end of the last appended segment: where the next Append puts its bytes.</summary>
     public long Position { get; private set; }
 
-    /// <summary>Puts <paramref name="length"/> bytes of the file at <paramref name="path"/>, from <paramref name="fileOffset"/>, at <paramref name="at"/>.</summary>
-    public VirtualFileBuilder AddFile(long at, string path, long fileOffset, long length) =>
-        Add(at, length, new Pending(at, length, fileOffset, path, null, null));
+    /// <summary>
+    /// Puts <paramref name="length"/> bytes of the file at <paramref name="path"/>, from <paramref name="fileOffset"/>,
+    /// at <paramref name="at"/>. Give <paramref name="identity"/> when the caller already knows the file's size and
+    /// mtime: it saves a stat, and reads fail if the file no longer matches it.
+    /// </summary>
+    public VirtualFileBuilder AddFile(long at, string path, long fileOffset, long length, FileIdentity? identity = null) =>
+        Add(at, length, new Pending(at, length, fileOffset, path, identity, null));
 
     /// <summary>
     /// Puts bytes held in memory at <paramref name="at"/>; the builder keeps a reference, not a copy.
@@ -64,7 +68,8 @@ public sealed class VirtualFileBuilder
         return this;
     }
 
-    public VirtualFileBuilder AppendFile(string path, long fileOffset, long length) => AddFile(Position, path, fileOffset, length);
+    public VirtualFileBuilder AppendFile(string path, long fileOffset, long length, FileIdentity? identity = null) =>
+        AddFile(Position, path, fileOffset, length, identity);
     public VirtualFileBuilder AppendBytes(ReadOnlyMemory<byte> bytes) => AddBytes(Position, bytes);
     public VirtualFileBuilder AppendZeros(long length) => AddZeros(Position, length);
     public VirtualFileBuilder AppendSlice(VirtualFile source, long offset, long length) => AddSlice(Position, source, offset, length);
@@ -85,9 +90,9 @@ public sealed class VirtualFileBuilder
     /// </summary>
     public VirtualFile Build(long? length = null)
     {
-        var sorted = _pending.ToArray();
+        var sorted = System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_pending);
         if (!IsSorted(sorted))
-            Array.Sort(sorted, static (a, b) => a.At.CompareTo(b.At)); // builders that append (most) skip this
+            sorted.Sort(static (a, b) => a.At.CompareTo(b.At)); // builders that append (most) skip this
 
         long end = 0;
         foreach (var p in sorted)
@@ -119,28 +124,30 @@ public sealed class VirtualFileBuilder
         }
     }
 
-    private Segment[] MergeAdjacent(Pending[] sorted, Dictionary<(string, FileIdentity?), FileSource> acquired)
+    private Segment[] MergeAdjacent(ReadOnlySpan<Pending> sorted, Dictionary<(string, FileIdentity?), FileSource> acquired)
     {
-        var segments = new List<Segment>(sorted.Length);
+        var segments = new Segment[sorted.Length];
+        int count = 0;
         foreach (var p in sorted)
         {
             var source = p.Source ?? FileSourceFor(p, acquired);
-            if (segments.Count > 0)
+            if (count > 0)
             {
-                var last = segments[^1];
+                var last = segments[count - 1];
                 bool contiguous = last.SourceOffset + last.Length == p.SourceOffset;
                 bool sameSource = ReferenceEquals(source, last.Source)
                                   || (source is FileSource f && last.Source is FileSource g && f.File == g.File);
                 bool bothZero = source is ZeroSource && last.Source is ZeroSource;
                 if ((sameSource && contiguous) || bothZero)
                 {
-                    segments[^1] = last with { Length = last.Length + p.Length };
+                    segments[count - 1] = last with { Length = last.Length + p.Length };
                     continue;
                 }
             }
-            segments.Add(new Segment(p.At, p.Length, source, p.SourceOffset));
+            segments[count++] = new Segment(p.At, p.Length, source, p.SourceOffset);
         }
-        return segments.ToArray();
+        Array.Resize(ref segments, count);
+        return segments;
     }
 
     private FileSource FileSourceFor(Pending p, Dictionary<(string, FileIdentity?), FileSource> acquired)
@@ -170,7 +177,7 @@ public sealed class VirtualFileBuilder
         return this;
     }
 
-    private static bool IsSorted(Pending[] pending)
+    private static bool IsSorted(ReadOnlySpan<Pending> pending)
     {
         for (int i = 1; i < pending.Length; i++)
         {

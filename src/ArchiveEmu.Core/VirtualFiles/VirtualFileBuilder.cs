@@ -7,11 +7,18 @@ namespace ArchiveEmu.Core.VirtualFiles;
 public sealed class VirtualFileBuilder
 {
     private readonly FileHandlePool _pool;
-    private readonly List<Pending> _pending = new();
+    private readonly List<Pending> _pending;
     private readonly Dictionary<byte[], MemorySource> _arraySources = new(ReferenceEqualityComparer.Instance);
 
-    /// <summary>Creates a builder whose files are read through <paramref name="pool"/> (the shared pool if null).</summary>
-    public VirtualFileBuilder(FileHandlePool? pool = null) => _pool = pool ?? FileHandlePool.Shared;
+    /// <summary>
+    /// Creates a builder whose files are read through <paramref name="pool"/> (the shared pool if null).
+    /// <paramref name="expectedSegments"/> sizes its list up front (a format builder knows roughly how many).
+    /// </summary>
+    public VirtualFileBuilder(FileHandlePool? pool = null, int expectedSegments = 0)
+    {
+        _pool = pool ?? FileHandlePool.Shared;
+        _pending = new List<Pending>(Math.Max(0, expectedSegments));
+    }
 
     /// <summary>The end of the last appended segment: where the next Append puts its bytes.</summary>
     public long Position { get; private set; }

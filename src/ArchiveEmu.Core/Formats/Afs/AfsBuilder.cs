@@ -13,7 +13,8 @@ internal static class AfsBuilder
 {
     public static EmulatedArchive Build(AfsIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
-        var builder = new VirtualFileBuilder(pool);
+        // Per entry: its bytes and its padding (plus, before a change, the original's padding); then header and names.
+        var builder = new VirtualFileBuilder(pool, expectedSegments: 3 * Math.Max(original.Entries.Count, patch.Changes.Count) + 8);
         if (patch.Changes.Count == 0)
         {
             builder.AppendFile(original.Path, 0, original.Identity.Length);
@@ -53,7 +54,7 @@ internal static class AfsBuilder
                     builder.AppendPadding(AfsFormat.Alignment);
                     offset = builder.Position;
                     if (change is null)
-                        builder.AppendFile(original.Path, old!.Offset, old.Size);
+                        AppendOriginalWithPadding(builder, original, old!);
                     else
                         change.Input!.AppendTo(builder);
                 }
@@ -73,6 +74,17 @@ internal static class AfsBuilder
         if (builder.Position > uint.MaxValue)
             throw new ArchiveFormatException(original.Path, 0, $"the emulated AFS archive would be {builder.Position} bytes; AFS offsets stop at 4 GiB");
         return new EmulatedArchive(original, builder.Build(), entries);
+    }
+
+    /// <summary>
+    /// An unchanged entry together with the original's padding after it: runs of unchanged entries then
+    /// become one contiguous slice of the original (one segment, not two per entry).
+    /// </summary>
+    private static void AppendOriginalWithPadding(VirtualFileBuilder builder, AfsIndex original, ArchiveEntry entry)
+    {
+        long padded = AfsFormat.RoundUp(entry.Offset + entry.Size) - entry.Offset;
+        bool paddingInFile = entry.Offset % AfsFormat.Alignment == 0 && entry.Offset + padded <= original.Identity.Length;
+        builder.AppendFile(original.Path, entry.Offset, paddingInFile ? padded : entry.Size);
     }
 
     private static Dictionary<int, EntryChange> IndexChanges(AfsIndex original, ArchivePatch patch)

@@ -59,7 +59,10 @@ public sealed class AfsFormat : IArchiveFormat
             firstData = RoundUp(tableEnd + 8);
         var (placement, records) = ReadNameTable(reader, table.AsSpan((int)(8L * count)), count, tableEnd, firstData);
         if (records is not null)
-            entries = entries.Select(e => e with { Name = AfsNames.Read(records, e.Index) }).ToArray();
+        {
+            for (int i = 0; i < entries.Length; i++)
+                entries[i] = entries[i] with { Name = AfsNames.Read(records, i) };
+        }
         return new AfsIndex(reader.Path, identity, entries, firstData, placement, records);
     }
 

@@ -11,6 +11,7 @@ public static class Program
         new CatCommand(),
         new LsCommand(),
         new VfsCommand(),
+        new CacheCommand(),
     };
 
     public static int Main(string[] args) => Run(args, CliConsole.System);

@@ -1,93 +1,104 @@
 using System.Diagnostics;
-using System.Text.Json;
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>
-/// <c>archiveemu build</c>: resolves every route and builds every targeted archive, reporting per
-/// archive what changed, the conflicts, the sizes, where the bytes come from, and how long it took.
+/// <c>archiveemu build</c>: resolves every route and builds every targeted archive, reporting per archive
+/// what changed, the conflicts, the sizes, where the bytes come from and how long it took. With a cache
+/// (the default) each archive's layout is stored so the next start skips parsing; with <c>--merge</c>,
+/// archives the policy picks are also packed into the merged file cache.
 /// </summary>
 internal sealed class BuildCommand : ICommand
 {
+    private static readonly Dictionary<string, (string, string[])> OptionalValues = new()
+    {
+        ["merge"] = ("auto", ["auto", "always", "never"]),
+    };
+
     public string Name => "build";
-    public string Usage => "archiveemu build --game DIR --mod DIR [--mod DIR…] [--json]";
+    public string Usage => "archiveemu build --game DIR --mod DIR [--mod DIR…] [--merge [auto|always|never]] [--cache DIR | --no-cache] "
+        + "[--compress lz4|none] [--verify-content] [--max-archive-size N] [--max-injected-size N] [--json]";
 
     public int Run(IReadOnlyList<string> args, CliConsole console)
     {
-        var cl = new CommandLine(args, GameArguments.ValueOptions, ["json"]);
+        var cl = new CommandLine(args, [.. GameArguments.ValueOptions, "compress", "max-archive-size", "max-injected-size"],
+            [.. GameArguments.FlagOptions, "json"], OptionalValues);
         if (cl.Positionals.Count > 0)
             throw new UsageException($"unexpected argument '{cl.Positionals[0]}'");
-        var clock = Stopwatch.StartNew();
-        var game = GameArguments.Resolve(cl);
-        double routeMs = clock.Elapsed.TotalMilliseconds;
+        var policy = ParsePolicy(cl.Value("merge"));
+        var compression = cl.Value("compress") switch
+        {
+            null or "lz4" => ChunkCompression.Lz4,
+            "none" => ChunkCompression.None,
+            var other => throw new UsageException($"--compress takes lz4 or none, not '{other}'"),
+        };
+        var thresholds = new MergeThresholds(
+            Sizes.Parse(cl, "max-archive-size", MergeThresholds.Default.MaxArchiveBytes),
+            Sizes.Parse(cl, "max-injected-size", MergeThresholds.Default.MaxInjectedFileBytes));
+        if (policy != MergePolicy.Never && cl.Flag("no-cache"))
+            throw new UsageException("--merge needs the cache; drop --no-cache");
 
-        var reports = game.Plan.Archives.Select(route => BuildOne(game, route)).ToArray();
+        var clock = Stopwatch.StartNew();
+        var game = GameArguments.Resolve(cl, console);
+        double routeMs = clock.Elapsed.TotalMilliseconds;
+        var storage = StorageKind.Of(game.Plan.GameFolder);
+
+        var reports = new List<BuildReport.Archive>();
+        foreach (var route in game.Plan.Archives)
+            reports.Add(BuildOne(game, route, policy, thresholds, compression, storage, console));
+        var summary = new BuildReport(game, reports, routeMs, storage, policy);
         if (cl.Flag("json"))
-            WriteJson(console, game.Plan, reports, routeMs);
+            summary.WriteJson(console.Out);
         else
-            WriteText(console, game.Plan, reports, routeMs);
+            summary.WriteText(console.Out);
         return 0;
     }
 
-    private static ArchiveReport BuildOne(EmulatedGame game, ArchiveRoute route)
+    private static MergePolicy ParsePolicy(string? value) => value switch
+    {
+        null or "never" => MergePolicy.Never, // without --merge, build emulates (and still caches layouts)
+        "auto" => MergePolicy.Auto,
+        "always" => MergePolicy.Always,
+        _ => throw new UsageException($"--merge takes auto, always or never, not '{value}'"),
+    };
+
+    private static BuildReport.Archive BuildOne(EmulatedGame game, ArchiveRoute route, MergePolicy policy, MergeThresholds thresholds,
+        ChunkCompression compression, StorageKind storage, CliConsole console)
     {
         var clock = Stopwatch.StartNew();
-        using var archive = game.OpenArchive(route.RelativePath);
-        double ms = clock.Elapsed.TotalMilliseconds;
-        return new ArchiveReport(route, archive.Original.Identity.Length, archive.File.Length,
-            archive.Count(EntryState.Replaced), archive.Count(EntryState.Added), archive.Count(EntryState.Deleted),
-            archive.BytesFromOriginal, archive.BytesFromLooseFiles, archive.BytesGenerated, ms);
-    }
-
-    private static void WriteText(CliConsole console, RoutePlan plan, ArchiveReport[] reports, double routeMs)
-    {
-        console.Out.WriteLine($"routes resolved in {routeMs:F1} ms: {reports.Length} archives, {plan.Overrides.Count} whole-file overrides");
-        foreach (var r in reports)
+        var cache = game.Cache;
+        var key = cache is null ? null : game.KeyOf(route);
+        var entry = key is null ? null : cache!.Find(key);
+        var archive = entry is null ? null : cache!.TryOpenLayout(entry);
+        bool layoutFromCache = archive is not null;
+        archive ??= game.Build(route);
+        using (archive)
         {
-            console.Out.WriteLine($"{r.Route.RelativePath}  ({r.Route.Format.Name})");
-            console.Out.WriteLine($"  entries    {r.Replaced} replaced, {r.Added} added, {r.Deleted} deleted");
-            console.Out.WriteLine($"  size       {r.SizeBefore} -> {r.SizeAfter} bytes");
-            console.Out.WriteLine($"  bytes      {r.FromOriginal} from the original, {r.FromLoose} from loose files, {r.Generated} rebuilt header/padding");
-            console.Out.WriteLine($"  built in   {r.BuildMs:F1} ms");
-            foreach (var c in r.Route.Conflicts)
-                console.Out.WriteLine($"  conflict   entry {c.Entry}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
-        }
-        foreach (var o in plan.Overrides)
-            console.Out.WriteLine($"{o.RelativePath}  (whole file from {o.Mod})");
-        foreach (var c in plan.Conflicts.Where(c => c.Entry is null))
-            console.Out.WriteLine($"  conflict   {c.Target}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
-    }
-
-    private static void WriteJson(CliConsole console, RoutePlan plan, ArchiveReport[] reports, double routeMs)
-    {
-        var doc = new
-        {
-            route_ms = routeMs,
-            archives = reports.Select(r => new
+            double buildMs = clock.Elapsed.TotalMilliseconds;
+            var decision = MergeDecider.Decide(policy, thresholds, archive, storage);
+            string cacheState = "off";
+            double mergeMs = 0;
+            if (cache is not null && key is not null)
             {
-                path = r.Route.RelativePath,
-                format = r.Route.Format.Name,
-                replaced = r.Replaced,
-                added = r.Added,
-                deleted = r.Deleted,
-                size_before = r.SizeBefore,
-                size_after = r.SizeAfter,
-                bytes_from_original = r.FromOriginal,
-                bytes_from_loose = r.FromLoose,
-                bytes_generated = r.Generated,
-                build_ms = r.BuildMs,
-                conflicts = r.Route.Conflicts.Select(ConflictJson),
-            }),
-            overrides = plan.Overrides.Select(o => new { path = o.RelativePath, source = o.SourcePath, mod = o.Mod }),
-            conflicts = plan.Conflicts.Select(ConflictJson),
-        };
-        console.Out.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
+                bool mergedAlready = entry?.Merged is not null && layoutFromCache;
+                if (layoutFromCache && (!decision.Merge || mergedAlready))
+                    cacheState = "hit";
+                else
+                {
+                    var mergeClock = Stopwatch.StartNew();
+                    using var progress = decision.Merge ? new ProgressBar(console, route.RelativePath) : null;
+                    entry = cache.Store(key, archive, decision.Merge, compression, progress is null ? null : progress.Report);
+                    mergeMs = mergeClock.Elapsed.TotalMilliseconds;
+                    cacheState = "stored";
+                }
+            }
+            return new BuildReport.Archive(route, archive.Original.Identity.Length, archive.File.Length,
+                archive.Count(EntryState.Replaced), archive.Count(EntryState.Added), archive.Count(EntryState.Deleted),
+                archive.BytesFromOriginal, archive.BytesFromLooseFiles, archive.BytesGenerated, buildMs, layoutFromCache,
+                decision, cacheState, decision.Merge ? entry?.Merged : null, mergeMs);
+        }
     }
-
-    private static object ConflictJson(RouteConflict c) => new { target = c.Target, entry = c.Entry, mods = c.Mods, winner = c.Winner };
-
-    private sealed record ArchiveReport(ArchiveRoute Route, long SizeBefore, long SizeAfter, int Replaced, int Added, int Deleted,
-        long FromOriginal, long FromLoose, long Generated, double BuildMs);
 }

@@ -4,13 +4,13 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class CatCommand : ICommand
 {
     public string Name => "cat";
-    public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] ARCHIVE [-o FILE]";
+    public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [-o FILE]";
 
     public int Run(IReadOnlyList<string> args, CliConsole console)
     {
-        var cl = new CommandLine(args, [.. GameArguments.ValueOptions, "o"], []);
+        var cl = new CommandLine(args, [.. GameArguments.ValueOptions, "o"], GameArguments.FlagOptions);
         var target = cl.SinglePositional("ARCHIVE");
-        var game = GameArguments.Resolve(cl);
+        var game = GameArguments.Resolve(cl, console);
         using var file = game.OpenFile(target);
 
         if (cl.Value("o") is { } output)

@@ -7,13 +7,13 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class LsCommand : ICommand
 {
     public string Name => "ls";
-    public string Usage => "archiveemu ls --game DIR --mod DIR [--mod DIR…] ARCHIVE [--json]";
+    public string Usage => "archiveemu ls --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [--json]";
 
     public int Run(IReadOnlyList<string> args, CliConsole console)
     {
-        var cl = new CommandLine(args, GameArguments.ValueOptions, ["json"]);
+        var cl = new CommandLine(args, GameArguments.ValueOptions, [.. GameArguments.FlagOptions, "json"]);
         var target = cl.SinglePositional("ARCHIVE");
-        var game = GameArguments.Resolve(cl);
+        var game = GameArguments.Resolve(cl, console);
         using var archive = game.OpenArchive(target);
 
         if (cl.Flag("json"))

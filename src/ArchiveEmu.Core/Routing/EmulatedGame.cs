@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Routing;
@@ -23,12 +24,28 @@ public sealed class EmulatedGame
 
     public RoutePlan Plan { get; }
 
-    /// <summary>Builds the emulated archive at <paramref name="relativePath"/>; with no mod touching it, the original as-is. The caller disposes it.</summary>
+    /// <summary>The merged file cache to serve from when it holds a fresh entry; null serves by emulation only.</summary>
+    public MergedFileCache? Cache { get; init; }
+
+    /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
+    public bool VerifyContent { get; init; }
+
+    /// <summary>The cache key of <paramref name="route"/> as its files are now.</summary>
+    public CacheKey KeyOf(ArchiveRoute route) => CacheKey.For(route, Plan.Mods, VerifyContent);
+
+    /// <summary>
+    /// The emulated archive at <paramref name="relativePath"/>: from the cache's stored layout when fresh
+    /// (no parse of the original), otherwise built; with no mod touching it, the original as-is. The caller disposes it.
+    /// </summary>
     public EmulatedArchive OpenArchive(string relativePath)
     {
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
-            return route.Format.Build(route.Format.ReadIndex(route.GamePath), route.Patch, _pool);
+        {
+            if (Cache?.Find(KeyOf(route)) is { } entry && Cache.TryOpenLayout(entry, _pool) is { } cached)
+                return cached;
+            return Build(route);
+        }
         if (!File.Exists(full))
             throw new FileNotFoundException($"{full}: not found in the game folder", full);
         var index = ArchiveFormats.ReadIndex(full);
@@ -39,11 +56,20 @@ public sealed class EmulatedGame
     public VirtualFile OpenFile(string relativePath)
     {
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
-        if (Plan.FindArchive(relativePath) is not null)
+        if (Plan.FindArchive(relativePath) is { } route)
+        {
+            if (Cache?.Find(KeyOf(route)) is { Merged: not null } entry
+                && Cache.TryOpenMerged(entry, () => Build(route).File) is { } merged)
+                return merged;
             return OpenArchive(relativePath).File;
+        }
         var source = Plan.FindOverride(relativePath)?.SourcePath ?? full;
         if (!File.Exists(source))
             throw new FileNotFoundException($"{full}: not found in the game folder or any mod", full);
         return new VirtualFileBuilder(_pool).AppendFile(source, 0, FileIdentity.Of(source).Length).Build();
     }
+
+    /// <summary>Parses the original and builds the emulated archive, without the cache.</summary>
+    public EmulatedArchive Build(ArchiveRoute route) =>
+        route.Format.Build(route.Format.ReadIndex(route.GamePath), route.Patch, _pool);
 }

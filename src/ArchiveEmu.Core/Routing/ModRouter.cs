@@ -32,7 +32,7 @@ public sealed class ModRouter
 
         var routes = archives.Values.OrderBy(a => a.RelativePath, StringComparer.Ordinal).Select(a => a.ToRoute()).ToArray();
         var overrideConflicts = overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]));
-        return new RoutePlan(_game, routes, overrides.Values.ToArray(),
+        return new RoutePlan(_game, _mods, routes, overrides.Values.ToArray(),
             routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray());
     }
 

@@ -20,15 +20,19 @@ public sealed record FileOverride(string RelativePath, string SourcePath, string
 /// <summary>Everything the mod folders ask of the game folder.</summary>
 public sealed class RoutePlan
 {
-    internal RoutePlan(string gameFolder, IReadOnlyList<ArchiveRoute> archives, IReadOnlyList<FileOverride> overrides, IReadOnlyList<RouteConflict> conflicts)
+    internal RoutePlan(string gameFolder, IReadOnlyList<string> mods, IReadOnlyList<ArchiveRoute> archives, IReadOnlyList<FileOverride> overrides, IReadOnlyList<RouteConflict> conflicts)
     {
         GameFolder = gameFolder;
+        Mods = mods;
         Archives = archives;
         Overrides = overrides;
         Conflicts = conflicts;
     }
 
     public string GameFolder { get; }
+
+    /// <summary>Full paths of the mod folders, lowest priority first.</summary>
+    public IReadOnlyList<string> Mods { get; }
     public IReadOnlyList<ArchiveRoute> Archives { get; }
     public IReadOnlyList<FileOverride> Overrides { get; }
 

@@ -10,12 +10,14 @@ public sealed class VirtualFile : IDisposable
     private readonly Segment[] _segments;
     private readonly SegmentLookup _lookup;
     private readonly PooledFile[] _files;
+    private readonly IDisposable? _owned;
     private int _disposed;
 
-    internal VirtualFile(Segment[] segments, PooledFile[] files, long length)
+    internal VirtualFile(Segment[] segments, PooledFile[] files, long length, IDisposable? owned = null)
     {
         _segments = segments;
         _files = files;
+        _owned = owned;
         Length = length;
         _lookup = new SegmentLookup(segments);
     }
@@ -80,5 +82,10 @@ public sealed class VirtualFile : IDisposable
             return;
         foreach (var file in _files)
             file.Pool.Release(file);
+        _owned?.Dispose();
     }
+
+    /// <summary>A virtual file of one source that owns a resource (a merged-cache pack handle), disposed with it.</summary>
+    internal static VirtualFile OverSource(SegmentSource source, long length, IDisposable owned) =>
+        new(length == 0 ? [] : [new Segment(0, length, source, 0)], [], length, owned);
 }

@@ -139,6 +139,7 @@ public sealed class ArchiveCommandsTests
         Assert.That(CliRun.Run("build", "--game", Game).ExitCode, Is.EqualTo(2));
         Assert.That(CliRun.Run("cat", "--game", Game, "--mod", Hd).ExitCode, Is.EqualTo(2));
         Assert.That(CliRun.Run("ls", "--game", Game, "--mod", Hd, "a", "b").ExitCode, Is.EqualTo(2));
-        Assert.That(CliRun.Run("build", "--game", Game, "--mod", Hd, "--merge").ExitCode, Is.EqualTo(2), "--merge arrives with the merged cache");
+        Assert.That(CliRun.Run("build", "--game", Game, "--mod", Hd, "--merge", "--compress", "zstd").ExitCode, Is.EqualTo(2));
+        Assert.That(CliRun.Run("build", "--game", Game, "--mod", Hd, "--merge", "sometimes").ExitCode, Is.EqualTo(2));
     }
 }

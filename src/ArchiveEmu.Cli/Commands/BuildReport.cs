@@ -1,0 +1,102 @@
+using System.Text.Json;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+
+namespace ArchiveEmu.Cli.Commands;
+
+/// <summary>What <c>build</c> prints: per archive details, then a summary table; or one JSON document.</summary>
+internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.Archive> archives, double routeMs, StorageKind storage, MergePolicy policy)
+{
+    public sealed record Archive(ArchiveRoute Route, long SizeBefore, long SizeAfter, int Replaced, int Added, int Deleted,
+        long FromOriginal, long FromLoose, long Generated, double BuildMs, bool LayoutFromCache,
+        MergeDecision Decision, string CacheState, MergedExtent? Merged, double MergeMs)
+    {
+        public string Strategy => Merged is not null ? "merged" : "emulated";
+    }
+
+    public void WriteText(TextWriter o)
+    {
+        var plan = game.Plan;
+        o.WriteLine($"routes resolved in {routeMs:F1} ms: {archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
+        if (game.Cache is { } cache)
+            o.WriteLine($"cache {cache.Folder}; storage under the game folder: {storage.Describe()}");
+        foreach (var r in archives)
+        {
+            o.WriteLine($"{r.Route.RelativePath}  ({r.Route.Format.Name})");
+            o.WriteLine($"  entries    {r.Replaced} replaced, {r.Added} added, {r.Deleted} deleted");
+            o.WriteLine($"  size       {r.SizeBefore} -> {r.SizeAfter} bytes");
+            o.WriteLine($"  bytes      {r.FromOriginal} from the original, {r.FromLoose} from loose files, {r.Generated} rebuilt header/padding");
+            o.WriteLine($"  built in   {r.BuildMs:F1} ms ({(r.LayoutFromCache ? "layout from the cache, original not parsed" : "original parsed")})");
+            if (policy != MergePolicy.Never)
+                o.WriteLine($"  decision   {r.Decision.Reason}");
+            if (r.Merged is { } m)
+                o.WriteLine($"  merged     {Units.Bytes(m.Chunks.Length)} stored ({m.Compression}, {Ratio(m):P0} of {Units.Bytes(m.Length)})"
+                    + (r.CacheState == "hit" ? ", fresh in the cache" : $", written in {r.MergeMs:F1} ms"));
+            foreach (var c in r.Route.Conflicts)
+                o.WriteLine($"  conflict   entry {c.Entry}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
+        }
+        foreach (var ov in plan.Overrides)
+            o.WriteLine($"{ov.RelativePath}  (whole file from {ov.Mod})");
+        foreach (var c in plan.Conflicts.Where(c => c.Entry is null))
+            o.WriteLine($"  conflict   {c.Target}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
+        if (archives.Count > 0)
+            WriteTable(o);
+    }
+
+    private void WriteTable(TextWriter o)
+    {
+        int width = Math.Max(7, archives.Max(a => a.Route.RelativePath.Length));
+        o.WriteLine();
+        o.WriteLine($"{"archive".PadRight(width)}  {"strategy",-8}  {"size",10}  {"stored",10}  {"cache",-6}  {"time ms",8}");
+        foreach (var r in archives)
+        {
+            string stored = r.Merged is { } m ? Units.Bytes(m.Chunks.Length) : "-";
+            o.WriteLine($"{r.Route.RelativePath.PadRight(width)}  {r.Strategy,-8}  {Units.Bytes(r.SizeAfter),10}  {stored,10}  {r.CacheState,-6}  {r.BuildMs + r.MergeMs,8:F1}");
+        }
+    }
+
+    private static double Ratio(MergedExtent m) => m.Length == 0 ? 1 : (double)m.Chunks.Length / m.Length;
+
+    public void WriteJson(TextWriter o)
+    {
+        var plan = game.Plan;
+        var doc = new
+        {
+            route_ms = routeMs,
+            cache = game.Cache?.Folder,
+            storage = new { device = storage.Device, rotational = storage.IsRotational },
+            archives = archives.Select(r => new
+            {
+                path = r.Route.RelativePath,
+                format = r.Route.Format.Name,
+                replaced = r.Replaced,
+                added = r.Added,
+                deleted = r.Deleted,
+                size_before = r.SizeBefore,
+                size_after = r.SizeAfter,
+                bytes_from_original = r.FromOriginal,
+                bytes_from_loose = r.FromLoose,
+                bytes_generated = r.Generated,
+                build_ms = r.BuildMs,
+                layout_from_cache = r.LayoutFromCache,
+                strategy = r.Strategy,
+                merge = new
+                {
+                    decision = r.Decision.Merge,
+                    reason = r.Decision.Reason,
+                    cache = r.CacheState,
+                    compression = r.Merged?.Compression,
+                    stored_bytes = r.Merged?.Chunks.Length,
+                    ratio = r.Merged is { } m ? Ratio(m) : (double?)null,
+                    merge_ms = r.MergeMs,
+                },
+                conflicts = r.Route.Conflicts.Select(ConflictJson),
+            }),
+            overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod }),
+            conflicts = plan.Conflicts.Select(ConflictJson),
+        };
+        o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
+    }
+
+    private static object ConflictJson(RouteConflict c) => new { target = c.Target, entry = c.Entry, mods = c.Mods, winner = c.Winner };
+}

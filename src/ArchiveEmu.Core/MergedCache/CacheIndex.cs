@@ -1,0 +1,88 @@
+using System.Buffers.Binary;
+using System.IO.Hashing;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace ArchiveEmu.Core.MergedCache;
+
+/// <summary>Versions and magic numbers of the cache's files on disk.</summary>
+internal static class CacheFormat
+{
+    /// <summary>Bumped whenever a file layout or a builder's output changes: every older entry becomes a miss.</summary>
+    public const int Version = 1;
+
+    public static ReadOnlySpan<byte> IndexMagic => "AEMCIDX\0"u8;
+    public static ReadOnlySpan<byte> PackMagic => "AEMCPACK"u8;
+    public const int PackHeaderSize = 16; // magic + u32 version + u32 reserved
+}
+
+/// <summary>A blob in a pack file, with the xxHash3 of its bytes.</summary>
+public sealed record CacheExtent(string Pack, long Offset, long Length, string Hash);
+
+/// <summary>A merged archive's bytes: one contiguous extent of independently stored chunks, and its chunk table.</summary>
+/// <param name="Length">The archive's size.</param>
+/// <param name="Compression">"none" or "lz4".</param>
+/// <param name="ChunkSize">Uncompressed bytes per chunk (the last one may be shorter).</param>
+/// <param name="Chunks">Where the stored chunks are (offset and total stored length).</param>
+/// <param name="Table">The chunk table: per chunk its stored size, codec and hash.</param>
+public sealed record MergedExtent(long Length, string Compression, int ChunkSize, CacheExtent Chunks, CacheExtent Table);
+
+/// <summary>One cached archive: its layout (rebuilt header and segment table) and, when merged, its bytes.</summary>
+public sealed record CacheEntry(string Key, string Route, string Format, long Length, DateTime CreatedUtc, CacheExtent Layout, MergedExtent? Merged);
+
+/// <summary>
+/// The cache's table of contents: a versioned envelope (magic, version, length) around a JSON list of
+/// entries, closed by xxHash3 of the JSON. It is replaced whole and atomically (temp file, fsync, rename).
+/// </summary>
+public sealed class CacheIndex
+{
+    private static readonly JsonSerializerOptions Json = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+    };
+
+    public CacheIndex(IEnumerable<CacheEntry> entries) => Entries = entries.ToList();
+
+    public static CacheIndex Empty => new([]);
+
+    public List<CacheEntry> Entries { get; }
+
+    public CacheEntry? Find(string key) => Entries.FirstOrDefault(e => e.Key == key);
+
+    public byte[] Serialize()
+    {
+        byte[] payload = JsonSerializer.SerializeToUtf8Bytes(Entries, Json);
+        var bytes = new byte[24 + payload.Length + 8];
+        CacheFormat.IndexMagic.CopyTo(bytes);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(8), CacheFormat.Version);
+        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(16), payload.Length);
+        payload.CopyTo(bytes.AsSpan(24));
+        BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(24 + payload.Length), XxHash3.HashToUInt64(payload));
+        return bytes;
+    }
+
+    /// <summary>Parses an index file's bytes; a damaged or foreign file is an <see cref="InvalidDataException"/> saying what is wrong.</summary>
+    public static CacheIndex Deserialize(ReadOnlySpan<byte> bytes)
+    {
+        if (bytes.Length < 32 || !bytes[..8].SequenceEqual(CacheFormat.IndexMagic))
+            throw new InvalidDataException("not an ArchiveEmu cache index (bad magic or too short)");
+        int version = BinaryPrimitives.ReadInt32LittleEndian(bytes[8..]);
+        if (version != CacheFormat.Version)
+            throw new InvalidDataException($"cache format version {version}, this build reads {CacheFormat.Version}");
+        long length = BinaryPrimitives.ReadInt64LittleEndian(bytes[16..]);
+        if (length < 0 || length != bytes.Length - 32)
+            throw new InvalidDataException($"index is truncated or padded ({bytes.Length} bytes for a {length}-byte payload)");
+        var payload = bytes.Slice(24, (int)length);
+        if (XxHash3.HashToUInt64(payload) != BinaryPrimitives.ReadUInt64LittleEndian(bytes[(24 + (int)length)..]))
+            throw new InvalidDataException("index checksum mismatch");
+        try
+        {
+            return new CacheIndex(JsonSerializer.Deserialize<List<CacheEntry>>(payload, Json) ?? []);
+        }
+        catch (JsonException e)
+        {
+            throw new InvalidDataException($"index does not parse: {e.Message}");
+        }
+    }
+}

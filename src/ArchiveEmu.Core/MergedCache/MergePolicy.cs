@@ -1,0 +1,56 @@
+using ArchiveEmu.Core.Formats;
+
+namespace ArchiveEmu.Core.MergedCache;
+
+/// <summary>Whether an emulated archive is packed into the merged file cache.</summary>
+public enum MergePolicy { Auto, Always, Never }
+
+/// <summary>The limits of <see cref="MergePolicy.Auto"/>: merge small archives made of small injected files.</summary>
+/// <param name="MaxArchiveBytes">Merge only an emulated archive smaller than this (32 MiB).</param>
+/// <param name="MaxInjectedFileBytes">Merge only if every injected entry is smaller than this (1 MiB).</param>
+public sealed record MergeThresholds(long MaxArchiveBytes = 32L << 20, long MaxInjectedFileBytes = 1L << 20)
+{
+    public static MergeThresholds Default { get; } = new();
+}
+
+/// <summary>The policy's verdict for one archive, and why, in words a user reads.</summary>
+public sealed record MergeDecision(bool Merge, string Reason);
+
+/// <summary>Applies a <see cref="MergePolicy"/> to one emulated archive.</summary>
+public static class MergeDecider
+{
+    public static MergeDecision Decide(MergePolicy policy, MergeThresholds thresholds, EmulatedArchive archive, StorageKind storage)
+    {
+        string where = $"storage {storage.Describe()}";
+        if (policy == MergePolicy.Never)
+            return new(false, "emulate: --merge never");
+        if (policy == MergePolicy.Always)
+            return new(true, $"merge: --merge always; {where}");
+
+        long size = archive.File.Length;
+        long largest = archive.Entries
+            .Where(e => e.State is EntryState.Replaced or EntryState.Added)
+            .Select(e => e.Size).DefaultIfEmpty(0).Max();
+        if (size >= thresholds.MaxArchiveBytes)
+            return new(false, $"emulate: archive is {Units.Bytes(size)}, not under {Units.Bytes(thresholds.MaxArchiveBytes)}; {where}");
+        if (largest >= thresholds.MaxInjectedFileBytes)
+            return new(false, $"emulate: an injected file is {Units.Bytes(largest)}, not under {Units.Bytes(thresholds.MaxInjectedFileBytes)}; {where}");
+        string why = $"archive {Units.Bytes(size)} < {Units.Bytes(thresholds.MaxArchiveBytes)}, injected files ≤ {Units.Bytes(largest)} < {Units.Bytes(thresholds.MaxInjectedFileBytes)}";
+        // The thresholds decide; the storage kind explains how much it matters (seeks cost most on a rotational disk).
+        return new(true, storage.IsRotational == false
+            ? $"merge: {why}; {where} (fewer reads still help, seeks cost little here)"
+            : $"merge: {why}; {where}");
+    }
+}
+
+/// <summary>Human-readable sizes for reports.</summary>
+public static class Units
+{
+    public static string Bytes(long bytes) => bytes switch
+    {
+        >= 1L << 30 => $"{bytes / (double)(1L << 30):0.##} GiB",
+        >= 1L << 20 => $"{bytes / (double)(1L << 20):0.##} MiB",
+        >= 1L << 10 => $"{bytes / 1024.0:0.##} KiB",
+        _ => $"{bytes} B",
+    };
+}

@@ -1,0 +1,252 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.VirtualFiles;
+using K4os.Compression.LZ4;
+
+namespace ArchiveEmu.Core.MergedCache;
+
+/// <summary>How merged chunks are stored.</summary>
+public enum ChunkCompression { None, Lz4 }
+
+/// <summary>Settings of a <see cref="MergedFileCache"/>.</summary>
+/// <param name="ChunkSize">Uncompressed bytes per independently stored chunk.</param>
+/// <param name="LockTimeout">How long a writer waits for another writer to finish.</param>
+/// <param name="Warn">Where warnings go (a damaged index or pack); nothing is thrown for them.</param>
+public sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null)
+{
+    public TimeSpan WriterWait => LockTimeout ?? TimeSpan.FromMinutes(2);
+}
+
+/// <summary>
+/// The merged file cache (DESIGN "Merged File Cache"): per emulated archive, under a key of everything its
+/// bytes depend on, its layout and optionally its merged bytes as one contiguous extent in a pack. Readers
+/// take no lock and never get a stale or damaged byte: a stale key is a miss, a damaged entry is dropped
+/// with a warning and served by emulation. Writers commit the index atomically, one at a time.
+/// </summary>
+public sealed partial class MergedFileCache
+{
+    private readonly PackFiles _packs;
+    private readonly CacheOptions _options;
+
+    public MergedFileCache(string folder, CacheOptions? options = null)
+    {
+        Folder = Path.GetFullPath(folder);
+        _options = options ?? new CacheOptions();
+        if (_options.ChunkSize is < 4096 or > 1 << 24)
+            throw new ArgumentOutOfRangeException(nameof(options), "chunk size must be 4 KiB to 16 MiB");
+        _packs = new PackFiles(Folder);
+    }
+
+    /// <summary>The per-user default: $XDG_CACHE_HOME/archiveemu, else ~/.cache/archiveemu.</summary>
+    public static string DefaultFolder()
+    {
+        var xdg = Environment.GetEnvironmentVariable("XDG_CACHE_HOME");
+        var root = !string.IsNullOrEmpty(xdg) && Path.IsPathRooted(xdg)
+            ? xdg
+            : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".cache");
+        return Path.Combine(root, "archiveemu");
+    }
+
+    public string Folder { get; }
+
+    private string IndexPath => Path.Combine(Folder, "index.bin");
+
+    private void Warn(string message) => _options.Warn?.Invoke(message);
+
+    /// <summary>The index as committed now. Missing is empty; damaged is empty with a warning (the next write replaces it).</summary>
+    public CacheIndex ReadIndex()
+    {
+        byte[] bytes;
+        try
+        {
+            bytes = File.ReadAllBytes(IndexPath);
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+        {
+            return CacheIndex.Empty;
+        }
+        try
+        {
+            return CacheIndex.Deserialize(bytes);
+        }
+        catch (InvalidDataException e)
+        {
+            Warn($"{IndexPath}: cache index is damaged ({e.Message}); treating the cache as empty");
+            return CacheIndex.Empty;
+        }
+    }
+
+    /// <summary>The entry stored under <paramref name="key"/>, or null (a miss).</summary>
+    public CacheEntry? Find(CacheKey key) => ReadIndex().Find(key.Hash);
+
+    /// <summary>Rebuilds the emulated archive from the entry's layout; null (after a warning and dropping the entry) if it is damaged.</summary>
+    public EmulatedArchive? TryOpenLayout(CacheEntry entry, FileHandlePool? pool = null)
+    {
+        byte[] bytes;
+        try
+        {
+            bytes = _packs.ReadBlob(entry.Layout);
+        }
+        catch (InvalidDataException e)
+        {
+            DropDamaged(entry, e.Message);
+            return null;
+        }
+        Touch(entry.Key);
+        try
+        {
+            return ArchiveLayout.Deserialize(bytes, pool);
+        }
+        catch (Exception e) when (e is InvalidDataException or EndOfStreamException or ArgumentException)
+        {
+            DropDamaged(entry, $"layout does not parse ({e.Message})");
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// The merged bytes of <paramref name="entry"/> as a virtual file, or null if it has none or its chunk
+    /// table is damaged. Chunk damage found while reading switches to <paramref name="emulate"/>.
+    /// </summary>
+    public VirtualFile? TryOpenMerged(CacheEntry entry, Func<VirtualFile> emulate)
+    {
+        if (entry.Merged is not { } merged)
+            return null;
+        ChunkTable table;
+        Microsoft.Win32.SafeHandles.SafeFileHandle handle;
+        try
+        {
+            table = ChunkTable.Deserialize(_packs.ReadBlob(merged.Table), merged);
+            handle = File.OpenHandle(_packs.PathOf(merged.Chunks.Pack), FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        }
+        catch (Exception e) when (e is InvalidDataException or FileNotFoundException)
+        {
+            DropDamaged(entry, e.Message);
+            return null;
+        }
+        Touch(entry.Key);
+        var source = new MergedSource(handle, _packs.PathOf(merged.Chunks.Pack), merged.Chunks.Offset, table, emulate,
+            reason => DropDamaged(entry, reason));
+        return VirtualFile.OverSource(source, merged.Length, source);
+    }
+
+    /// <summary>
+    /// Stores <paramref name="archive"/>'s layout under <paramref name="key"/>, and its bytes too when
+    /// <paramref name="merge"/>. An entry already holding what is asked is kept. Older entries of the
+    /// same route are replaced. <paramref name="progress"/> gets (bytes merged, total).
+    /// </summary>
+    public CacheEntry Store(CacheKey key, EmulatedArchive archive, bool merge, ChunkCompression compression,
+        Action<long, long>? progress = null)
+    {
+        Directory.CreateDirectory(Folder);
+        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait);
+        var index = ReadIndex();
+        if (index.Find(key.Hash) is { } existing && (existing.Merged is not null || !merge))
+        {
+            Touch(existing.Key);
+            return existing;
+        }
+
+        var (pack, stream) = _packs.OpenForAppend();
+        CacheEntry entry;
+        using (stream)
+        {
+            var layout = PackFiles.Append(pack, stream, ArchiveLayout.Serialize(archive));
+            var merged = merge ? WriteMerged(pack, stream, archive.File, compression, progress) : null;
+            stream.Flush(flushToDisk: true); // the bytes are durable before any index points at them
+            entry = new CacheEntry(key.Hash, key.Route, archive.Original.Format.Name, archive.File.Length, DateTime.UtcNow, layout, merged);
+        }
+        index.Entries.RemoveAll(e => e.Key == key.Hash || e.Route == key.Route);
+        index.Entries.Add(entry);
+        Commit(index);
+        Touch(entry.Key);
+        return entry;
+    }
+
+    private MergedExtent WriteMerged(string pack, FileStream stream, VirtualFile file, ChunkCompression compression, Action<long, long>? progress)
+    {
+        int chunkSize = _options.ChunkSize;
+        int count = ChunkTable.ChunkCount(file.Length, chunkSize);
+        var lengths = new int[count];
+        var codecs = new ChunkCodec[count];
+        var hashes = new ulong[count];
+        var raw = new byte[chunkSize];
+        var packed = new byte[LZ4Codec.MaximumOutputSize(chunkSize)];
+        long start = stream.Position;
+        for (int i = 0; i < count; i++)
+        {
+            int length = (int)Math.Min(chunkSize, file.Length - (long)i * chunkSize);
+            file.ReadExactly((long)i * chunkSize, raw.AsSpan(0, length));
+            hashes[i] = ChunkTable.Hash(raw.AsSpan(0, length));
+            int encoded = compression == ChunkCompression.Lz4 ? LZ4Codec.Encode(raw, 0, length, packed, 0, packed.Length, LZ4Level.L00_FAST) : -1;
+            bool shrank = encoded > 0 && encoded < length; // a chunk that does not shrink is stored raw
+            codecs[i] = shrank ? ChunkCodec.Lz4 : ChunkCodec.Raw;
+            lengths[i] = shrank ? encoded : length;
+            stream.Write(shrank ? packed : raw, 0, lengths[i]);
+            progress?.Invoke((long)i * chunkSize + length, file.Length);
+        }
+        var chunks = new CacheExtent(pack, start, stream.Position - start, "");
+        var table = new ChunkTable(chunkSize, file.Length, lengths, codecs, hashes);
+        var tableExtent = PackFiles.Append(pack, stream, table.Serialize());
+        return new MergedExtent(file.Length, compression == ChunkCompression.Lz4 ? "lz4" : "none", chunkSize, chunks, tableExtent);
+    }
+
+    /// <summary>Writes the index atomically: a temp file, flushed to disk, renamed over the old one.</summary>
+    private void Commit(CacheIndex index)
+    {
+        var temp = $"{IndexPath}.{Environment.ProcessId}.tmp";
+        using (var stream = new FileStream(temp, FileMode.Create, FileAccess.Write, FileShare.None))
+        {
+            stream.Write(index.Serialize());
+            stream.Flush(flushToDisk: true);
+        }
+        File.Move(temp, IndexPath, overwrite: true);
+    }
+
+    /// <summary>Drops a damaged entry if no other writer is busy (otherwise the next writer or <c>verify</c> will), with a warning.</summary>
+    private void DropDamaged(CacheEntry entry, string reason)
+    {
+        Warn($"cache entry for {entry.Route} is damaged ({reason}); dropped it, serving by emulation");
+        try
+        {
+            using var writer = CacheWriterLock.TryAcquire(Folder, TimeSpan.Zero);
+            if (writer is null)
+                return;
+            var index = ReadIndex();
+            if (index.Entries.RemoveAll(e => e.Key == entry.Key) > 0)
+                Commit(index);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            Warn($"{Folder}: could not drop the damaged entry ({e.Message})");
+        }
+    }
+
+    private string UsedPath(string key) => Path.Combine(Folder, "used", key);
+
+    /// <summary>Records a use for expiry: the mtime of an empty marker file (no index write, no lock).</summary>
+    private void Touch(string key)
+    {
+        try
+        {
+            var path = UsedPath(key);
+            if (!File.Exists(path))
+            {
+                Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+                File.WriteAllBytes(path, []);
+            }
+            else
+                File.SetLastWriteTimeUtc(path, DateTime.UtcNow);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // a read-only cache still serves; it just cannot record use
+        }
+    }
+
+    /// <summary>When the entry was last used (stored or served), or its creation time if never recorded.</summary>
+    public DateTime LastUsed(CacheEntry entry)
+    {
+        var path = UsedPath(entry.Key);
+        return File.Exists(path) ? File.GetLastWriteTimeUtc(path) : entry.CreatedUtc;
+    }
+}

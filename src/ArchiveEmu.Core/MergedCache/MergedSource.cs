@@ -1,0 +1,108 @@
+using K4os.Compression.LZ4;
+using ArchiveEmu.Core.VirtualFiles;
+using Microsoft.Win32.SafeHandles;
+
+namespace ArchiveEmu.Core.MergedCache;
+
+/// <summary>
+/// A merged archive's bytes served from its pack: each chunk is read whole, decoded, and checked against
+/// its hash the first time this source touches it (raw chunks are then read directly). Any damage — a
+/// hash mismatch, a short pack, a chunk that does not decode — is reported once, and from then on every
+/// read is served by <paramref name="fallback"/> (emulation), so a reader never sees a wrong byte.
+/// </summary>
+internal sealed class MergedSource(SafeFileHandle pack, string packPath, long extentOffset, ChunkTable table,
+    Func<VirtualFile> fallback, Action<string> onCorrupt) : SegmentSource, IDisposable
+{
+    private readonly Lazy<VirtualFile> _fallback = new(fallback, LazyThreadSafetyMode.ExecutionAndPublication);
+    private readonly int[] _verified = new int[table.Count];
+    private volatile bool _corrupt;
+
+    [ThreadStatic] private static DecodedChunk? t_last;
+
+    private sealed record DecodedChunk(MergedSource Owner, int Index, byte[] Bytes);
+
+    internal override void ReadExactly(long sourceOffset, Span<byte> destination)
+    {
+        if (!_corrupt)
+        {
+            try
+            {
+                ReadChunks(sourceOffset, destination);
+                return;
+            }
+            catch (InvalidDataException e)
+            {
+                MarkCorrupt(e.Message);
+            }
+        }
+        _fallback.Value.ReadExactly(sourceOffset, destination);
+    }
+
+    private void ReadChunks(long offset, Span<byte> destination)
+    {
+        while (!destination.IsEmpty)
+        {
+            int index = (int)(offset / table.ChunkSize);
+            int within = (int)(offset - (long)index * table.ChunkSize);
+            int count = Math.Min(destination.Length, table.RawLength(index) - within);
+            if (table.Codecs[index] == ChunkCodec.Raw && Volatile.Read(ref _verified[index]) != 0)
+                ReadPack(extentOffset + table.StoredOffsets[index] + within, destination[..count]);
+            else
+                Decode(index).AsSpan(within, count).CopyTo(destination);
+            destination = destination[count..];
+            offset += count;
+        }
+    }
+
+    private byte[] Decode(int index)
+    {
+        if (t_last is { } last && last.Owner == this && last.Index == index)
+            return last.Bytes;
+        var stored = new byte[table.StoredLengths[index]];
+        ReadPack(extentOffset + table.StoredOffsets[index], stored);
+        byte[] raw;
+        if (table.Codecs[index] == ChunkCodec.Raw)
+            raw = stored;
+        else
+        {
+            raw = new byte[table.RawLength(index)];
+            int decoded = LZ4Codec.Decode(stored, raw);
+            if (decoded != raw.Length)
+                throw new InvalidDataException($"{packPath}: chunk {index} does not decode");
+        }
+        if (ChunkTable.Hash(raw) != table.Hashes[index])
+            throw new InvalidDataException($"{packPath}: chunk {index} fails its hash check");
+        Volatile.Write(ref _verified[index], 1);
+        t_last = new DecodedChunk(this, index, raw);
+        return raw;
+    }
+
+    private void ReadPack(long offset, Span<byte> destination)
+    {
+        while (!destination.IsEmpty)
+        {
+            int n = RandomAccess.Read(pack, destination, offset);
+            if (n == 0)
+                throw new InvalidDataException($"{packPath}: pack is shorter than its index says (truncated at {offset})");
+            destination = destination[n..];
+            offset += n;
+        }
+    }
+
+    private void MarkCorrupt(string reason)
+    {
+        if (_corrupt)
+            return;
+        _corrupt = true;
+        onCorrupt(reason);
+    }
+
+    public override string Describe() => $"merged cache ({packPath})";
+
+    public void Dispose()
+    {
+        pack.Dispose();
+        if (_fallback.IsValueCreated)
+            _fallback.Value.Dispose();
+    }
+}

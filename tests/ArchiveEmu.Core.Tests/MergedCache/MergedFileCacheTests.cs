@@ -1,0 +1,224 @@
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.VirtualFiles;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.MergedCache;
+
+/// <summary>The merged file cache serves exactly the emulated bytes, or nothing: stale, damaged and truncated cases included.</summary>
+public sealed class MergedFileCacheTests
+{
+    private static readonly string[] Archives = ["data/tex.afs", "data/pack.tar"];
+    private CacheTestGame _game = null!;
+
+    [SetUp]
+    public void CreateGame() => _game = new CacheTestGame();
+
+    [TearDown]
+    public void DeleteGame() => _game.Dispose();
+
+    [TestCase(ChunkCompression.None)]
+    [TestCase(ChunkCompression.Lz4)]
+    public void Merged_EveryFormat_ServesTheEmulatedBytes(ChunkCompression compression)
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true, compression);
+        foreach (var archive in Archives)
+        {
+            var game = _game.Game(cache);
+            var entry = cache.Find(game.KeyOf(game.Plan.FindArchive(archive)!));
+            Assert.That(entry?.Merged, Is.Not.Null, archive);
+            Assert.That(entry!.Merged!.Compression, Is.EqualTo(compression == ChunkCompression.Lz4 ? "lz4" : "none"));
+            using var file = game.OpenFile(archive);
+            Assert.That(file.Segments[0].Source.Describe(), Does.StartWith("merged cache"), "served from the pack");
+            Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated(archive)), archive);
+            AssertRandomReadsMatch(file, _game.Emulated(archive), seed: archive.Length);
+        }
+        Assert.That(_game.Warnings, Is.Empty);
+    }
+
+    [Test]
+    public void Layout_StoredWithoutMerging_RebuildsTheArchiveWithoutParsingIt()
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: false);
+        var game = _game.Game(cache);
+        using var archive = game.OpenArchive("data/tex.afs");
+        Assert.That(archive.Original, Is.InstanceOf<CachedArchiveIndex>(), "restored from the layout, not parsed");
+        Assert.That(CacheTestGame.ReadAll(archive.File), Is.EqualTo(_game.Emulated("data/tex.afs")));
+        using var built = game.Build(game.Plan.FindArchive("data/tex.afs")!);
+        Assert.That(archive.Entries, Is.EqualTo(built.Entries.Select(e => e with { Input = null })));
+    }
+
+    private static readonly (string Name, Action<CacheTestGame> Change)[] Changes =
+    [
+        ("original mtime", g => File.SetLastWriteTimeUtc(g["game/data/tex.afs"], DateTime.UtcNow.AddMinutes(5))),
+        ("original size", g => File.AppendAllText(g["game/data/tex.afs"], "")), // replaced below by a real size change
+        ("input size", g => File.WriteAllBytes(g["mods/a/data/tex.afs/7_face.dds"], TestData.Random(9, 5_001))),
+        ("input mtime", g => File.SetLastWriteTimeUtc(g["mods/b/data/tex.afs/30.dds"], DateTime.UtcNow.AddMinutes(5))),
+        ("mod order", g => g.Mods = ["b", "a"]),
+        ("mod removed", g => g.Mods = ["a"]),
+        ("mod added", g => { Directory.CreateDirectory(g["mods/c/data/tex.afs"]); File.WriteAllBytes(g["mods/c/data/tex.afs/2.dds"], [1, 2, 3]); g.Mods = ["a", "b", "c"]; }),
+        ("input deleted by a .del", g => File.WriteAllBytes(g["mods/b/data/tex.afs/5.del"], [])),
+    ];
+
+    [TestCaseSource(nameof(ChangeNames))]
+    public void AnyChange_IsAMiss_AndServesTheNewBytes(string name)
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true);
+        var change = Changes.Single(c => c.Name == name).Change;
+        if (name == "original size")
+            change = g => File.WriteAllBytes(g["game/data/tex.afs"], AfsTestWriter.Write([TestData.Random(50, 4000), TestData.Random(51, 100)]));
+        change(_game);
+
+        var game = _game.Game(cache);
+        Assert.That(cache.Find(game.KeyOf(game.Plan.FindArchive("data/tex.afs")!)), Is.Null, name);
+        using var file = game.OpenFile("data/tex.afs");
+        Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
+    }
+
+    private static IEnumerable<string> ChangeNames() => Changes.Select(c => c.Name);
+
+    [Test]
+    public void ContentChange_WithSameSizeAndMtime_IsAMissOnlyWithVerifyContent()
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true, verifyContent: true);
+        _game.BuildAll(cache, merge: true, verifyContent: false);
+        var path = _game["mods/a/data/tex.afs/7_face.dds"];
+        var mtime = File.GetLastWriteTimeUtc(path);
+        var bytes = File.ReadAllBytes(path);
+        bytes[100] ^= 0xFF;
+        File.WriteAllBytes(path, bytes);
+        File.SetLastWriteTimeUtc(path, mtime);
+
+        var verifying = _game.Game(cache, verifyContent: true);
+        Assert.That(cache.Find(verifying.KeyOf(verifying.Plan.FindArchive("data/tex.afs")!)), Is.Null, "content hash differs");
+        var plain = _game.Game(cache);
+        Assert.That(cache.Find(plain.KeyOf(plain.Plan.FindArchive("data/tex.afs")!)), Is.Not.Null,
+            "size+mtime cannot see it: the reason --verify-content exists");
+    }
+
+    [TestCase(ChunkCompression.None)]
+    [TestCase(ChunkCompression.Lz4)]
+    public void FlippedByteInPack_ServesTheRightBytesAndWarns(ChunkCompression compression)
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true, compression);
+        var entry = cache.ReadIndex().Entries.Single(e => e.Route.EndsWith("tex.afs", StringComparison.Ordinal));
+        var pack = Path.Combine(_game.CacheFolder, "packs", entry.Merged!.Chunks.Pack);
+        FlipByte(pack, entry.Merged.Chunks.Offset + entry.Merged.Chunks.Length / 2);
+
+        using (var file = _game.Game(cache).OpenFile("data/tex.afs"))
+            Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
+        Assert.That(_game.Warnings, Has.Some.Contains("fails its hash check").Or.Some.Contains("does not decode"));
+        Assert.That(cache.ReadIndex().Entries.Any(e => e.Key == entry.Key), Is.False, "the damaged entry is dropped");
+    }
+
+    [Test]
+    public void TruncatedIndex_IsAnEmptyCacheWithAWarning_AndTheNextBuildRecovers()
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true);
+        var index = Path.Combine(_game.CacheFolder, "index.bin");
+        File.WriteAllBytes(index, File.ReadAllBytes(index)[..^7]);
+
+        Assert.That(cache.ReadIndex().Entries, Is.Empty);
+        Assert.That(_game.Warnings, Has.Some.Contains("index is damaged"));
+        using (var file = _game.Game(cache).OpenFile("data/tex.afs"))
+            Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
+        _game.BuildAll(cache, merge: true);
+        Assert.That(cache.ReadIndex().Entries, Has.Count.EqualTo(2));
+        using (var file = _game.Game(cache).OpenFile("data/tex.afs"))
+            Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
+    }
+
+    [Test]
+    public void TruncatedPack_FallsBackToEmulation()
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true, ChunkCompression.None);
+        var entry = cache.ReadIndex().Entries.Single(e => e.Route.EndsWith("tex.afs", StringComparison.Ordinal));
+        var pack = Path.Combine(_game.CacheFolder, "packs", entry.Merged!.Chunks.Pack);
+        using (var stream = new FileStream(pack, FileMode.Open))
+            stream.SetLength(entry.Merged.Chunks.Offset + entry.Merged.Chunks.Length / 3);
+
+        using (var file = _game.Game(cache).OpenFile("data/tex.afs"))
+            Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
+        Assert.That(_game.Warnings, Is.Not.Empty);
+    }
+
+    [Test]
+    public void VerifyAndGc_DropDamagedAndExpiredEntries_AndCompactPacks()
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true);
+        _game.BuildAll(cache, merge: true); // a hit: nothing new written
+        Assert.That(cache.Verify().All(r => r.Ok), Is.True);
+        File.SetLastWriteTimeUtc(_game["mods/a/data/tex.afs/7_face.dds"], DateTime.UtcNow.AddMinutes(1));
+        _game.BuildAll(cache, merge: true); // tex.afs rebuilt: its old extent is dead space now
+        long before = cache.PackBytes();
+
+        var gc = cache.Collect(TimeSpan.FromDays(14));
+        Assert.That(gc.Kept, Is.EqualTo(2));
+        Assert.That(cache.PackBytes(), Is.LessThan(before));
+        foreach (var archive in Archives)
+        {
+            using var file = _game.Game(cache).OpenFile(archive);
+            Assert.That(file.Segments[0].Source.Describe(), Does.StartWith("merged cache"));
+            Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated(archive)));
+        }
+
+        var tar = cache.ReadIndex().Entries.Single(e => e.Route.EndsWith("pack.tar", StringComparison.Ordinal));
+        File.SetLastWriteTimeUtc(Path.Combine(_game.CacheFolder, "used", tar.Key), DateTime.UtcNow.AddDays(-20));
+        Assert.That(cache.Collect(TimeSpan.FromDays(14)).Expired, Is.EqualTo(1));
+        Assert.That(cache.ReadIndex().Entries.Select(e => e.Route), Has.None.EndsWith("pack.tar"));
+
+        var afs = cache.ReadIndex().Entries.Single();
+        FlipByte(Path.Combine(_game.CacheFolder, "packs", afs.Layout.Pack), afs.Layout.Offset + 3);
+        Assert.That(cache.Verify().Single().Ok, Is.False);
+        Assert.That(cache.ReadIndex().Entries, Is.Empty);
+    }
+
+    [Test]
+    public void SecondWriter_WaitsForTheFirst_AndFindsItsEntry()
+    {
+        var cache = _game.Cache();
+        using (var held = new FileStream(Path.Combine(Directory.CreateDirectory(_game.CacheFolder).FullName, "lock"),
+                   FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None))
+        {
+            var impatient = new MergedFileCache(_game.CacheFolder, new CacheOptions(LockTimeout: TimeSpan.FromMilliseconds(200)));
+            var game = _game.Game(impatient);
+            var route = game.Plan.FindArchive("data/tex.afs")!;
+            using var archive = game.Build(route);
+            Assert.That(() => impatient.Store(game.KeyOf(route), archive, true, ChunkCompression.Lz4),
+                Throws.InstanceOf<IOException>().With.Message.Contains("another archiveemu process"));
+        }
+        _game.BuildAll(cache, merge: true);
+        Assert.That(cache.ReadIndex().Entries, Has.Count.EqualTo(2));
+    }
+
+    private static void FlipByte(string path, long offset)
+    {
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
+        stream.Position = offset;
+        int b = stream.ReadByte();
+        stream.Position = offset;
+        stream.WriteByte((byte)(b ^ 0x5A));
+    }
+
+    private static void AssertRandomReadsMatch(VirtualFile file, byte[] expected, int seed)
+    {
+        var random = new Random(seed);
+        var buffer = new byte[70_000];
+        for (int i = 0; i < 300; i++)
+        {
+            long offset = random.NextInt64(0, file.Length + 10);
+            int length = random.Next(0, buffer.Length);
+            int read = file.Read(offset, buffer.AsSpan(0, length));
+            int want = (int)Math.Clamp(expected.Length - offset, 0, length);
+            Assert.That(read, Is.EqualTo(want));
+            Assert.That(buffer.AsSpan(0, read).SequenceEqual(expected.AsSpan((int)Math.Min(offset, expected.Length), want)), Is.True, $"read at {offset}+{length}");
+        }
+    }
+}

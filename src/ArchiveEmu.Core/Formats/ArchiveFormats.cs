@@ -11,6 +11,7 @@ public static class ArchiveFormats
     {
         // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
         Afs.AfsFormat.Instance,
+        Awb.AwbFormat.Instance,
         Tar.TarFormat.Instance,
     };
 

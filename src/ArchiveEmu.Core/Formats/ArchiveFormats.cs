@@ -11,6 +11,8 @@ public static class ArchiveFormats
     {
         // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
         Afs.AfsFormat.Instance,
+        Awb.AwbFormat.Instance,
+        Img.ImgFormat.Instance,
         Tar.TarFormat.Instance,
     };
 

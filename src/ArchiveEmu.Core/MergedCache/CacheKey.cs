@@ -49,9 +49,10 @@ public sealed class CacheKey
                 text.Append("bytes ").Append(Convert.ToHexStringLower(XxHash3.Hash(input.Bytes.Span)));
             else
             {
-                // The identity is taken now, not from routing time: a file changed in between is a different key.
+                // The identity routing took (one stat per file): a file that changes after it fails the handle
+                // pool's identity check on open, so it can never be served under this key.
                 text.Append("file ").Append(input.Path).Append(" [").Append(input.Offset).Append('+').Append(input.Length).Append("] ")
-                    .Append(Describe(FileIdentity.Of(input.Path)));
+                    .Append(Describe(input.Identity ?? FileIdentity.Of(input.Path)));
                 if (verifyContent)
                     text.Append(" xxh3 ").Append(ContentHash(input));
             }

@@ -12,6 +12,7 @@ public static class ArchiveFormats
         // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
         Afs.AfsFormat.Instance,
         Tar.TarFormat.Instance,
+        Pak.PakFormat.Instance, // heuristic (no magic): keep last
     };
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>

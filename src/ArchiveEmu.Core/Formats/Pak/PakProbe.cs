@@ -9,7 +9,10 @@ internal static class PakProbe
     /// <summary>The most entries a V2/V3 count may claim for the file to be taken as PAK.</summary>
     public const int MaxDetectedCount = 1 << 17;
 
-    /// <summary>How far a variant's reading of the head got: Valid when nothing contradicted it; Score grows with each good record.</summary>
+    /// <summary>
+    /// How a variant's reading of the head went: Valid when nothing contradicted it; Score counts the header
+    /// bytes that made sense (a well-formed name, a size that fits), halved when a V2/V3 count does not fit.
+    /// </summary>
     internal readonly record struct Probe(bool Valid, int Score);
 
     /// <summary>The first variant, in <see cref="PakVariant.All"/> order, that reads the head without a problem; null if none.</summary>
@@ -51,11 +54,14 @@ internal static class PakProbe
                 return new Probe(false, 0);
             count = variant.ReadInt32(head);
             countFits = count is >= 1 and <= MaxDetectedCount && variant.FirstRecordOffset + count * variant.HeaderLength <= length;
+            if (!countFits)
+                count = long.MaxValue; // still walk the records: their score says whether only the count is wrong
         }
         else if (head.IsEmpty || head[0] == 0)
             return new Probe(false, 0);
 
         int records = 0, score = 0;
+        Probe Result(bool valid) => new(valid && countFits && records > 0, countFits ? score : score / 2);
         long at = variant.FirstRecordOffset;
         while (records < count)
         {
@@ -66,7 +72,7 @@ internal static class PakProbe
                 // V1 may end with fewer than 256 zero bytes; anything else is a header cut short.
                 bool zeroTail = !variant.HasCount && at < head.Length && head[(int)at..].IndexOfAnyExcept((byte)0) < 0;
                 if (!zeroTail)
-                    return new Probe(false, score);
+                    return Result(false);
                 break;
             }
             if (at + variant.HeaderLength > head.Length)
@@ -76,15 +82,16 @@ internal static class PakProbe
             if (!variant.HasCount && header.IndexOfAnyExcept((byte)0) < 0)
                 break; // V1 terminator
             if (!PakHeader.IsWellFormedName(header[..variant.NameLength]))
-                return new Probe(false, score);
+                return Result(false);
+            score += variant.NameLength;
             long size = variant.ReadInt32(header[variant.NameLength..]);
             long dataEnd = at + variant.HeaderLength + size;
             if (size < 0 || dataEnd > length)
-                return new Probe(false, score + 1);
-            score += 2;
+                return Result(false);
+            score += 4;
             records++;
             at = variant.NextRecordOffset(dataEnd);
         }
-        return new Probe(countFits && records > 0, score);
+        return Result(true);
     }
 }

@@ -92,6 +92,24 @@ public sealed class PakTests
         Verify(archive, layout, entries);
     }
 
+    [TestCase("V1")]
+    [TestCase("V1BE")]
+    public void Build_V1WhoseLastRecordIsNotPadded_PadsItBeforeTheAddedRecord(string variant)
+    {
+        var layout = PakTestLayout.All.First(l => l.Variant == variant && !l.Terminator);
+        var entries = Entries(3, 8);
+        entries[2] = (entries[2].Name, TestData.Random(105, 1001)); // 256 + 1001 is not a multiple of 64
+        var bytes = PakTestWriter.Write(layout, entries);
+        long lastDataEnd = PakTestWriter.RecordStarts(layout, entries.Select(e => e.Data.Length))[2] + 256 + 1001;
+        var original = _dir.Write("original.pak", bytes[..(int)lastDataEnd]);
+        Assert.That(PakFormat.Instance.ReadIndex(original).Entries.Select(e => e.Name), Is.EqualTo(entries.Select(e => e.Name)));
+
+        var added = TestData.Random(106, 77);
+        using var archive = Build(original, Change("late.bin", added));
+        entries.Add(("late.bin", added));
+        Verify(archive, layout, entries);
+    }
+
     [Test]
     public void Build_ThreeThousandEntryV2_ReplacesEveryHundredthInFewSegments()
     {

@@ -34,13 +34,6 @@ public sealed class PakFormat : IArchiveFormat
         return ReadIndex(reader, identity, variant);
     }
 
-    /// <summary>Reads the archive at <paramref name="path"/> as <paramref name="variant"/>, without detection.</summary>
-    public PakIndex ReadIndex(string path, PakVariant variant)
-    {
-        using var reader = ArchiveFileReader.Open(path);
-        return ReadIndex(reader, FileIdentity.Of(reader.Path), variant);
-    }
-
     public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
         PakBuilder.Build(original as PakIndex ?? throw new ArgumentException("not a PAK index", nameof(original)), patch, pool);
 

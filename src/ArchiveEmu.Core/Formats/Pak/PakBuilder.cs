@@ -1,0 +1,92 @@
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Formats.Pak;
+
+/// <summary>
+/// Lays out an emulated PAK archive, one table-driven builder for all six variants: unchanged records
+/// are slices of the original (header, data and padding together, so runs of them merge into one
+/// segment); replaced and added records get a new header in memory, their input as a slice, and zero
+/// padding to the variant's alignment; deleted records are left out. Added records go after the last
+/// record, before the original's tail (the V1 terminator, or trailing bytes), which is kept verbatim.
+/// </summary>
+internal static class PakBuilder
+{
+    public static EmulatedArchive Build(PakIndex original, ArchivePatch patch, FileHandlePool? pool)
+    {
+        var builder = new VirtualFileBuilder(pool, expectedSegments: original.Records.Count + 3 * patch.Changes.Count + 4);
+        if (patch.Changes.Count == 0)
+        {
+            builder.AppendFile(original.Path, 0, original.Identity.Length);
+            return new EmulatedArchive(original, builder.Build(),
+                original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
+        }
+
+        var variant = original.Variant;
+        var changes = ChangesByName(original, patch);
+        var used = new HashSet<string>(StringComparer.Ordinal);
+        var entries = new List<EmulatedEntry>(original.Records.Count + patch.Changes.Count);
+        var deleted = new List<EmulatedEntry>();
+        var countField = new byte[variant.FirstRecordOffset];
+        builder.AppendBytes(countField); // filled in below, before Build: the builder keeps a reference
+
+        for (int i = 0; i < original.Records.Count; i++)
+        {
+            var record = original.Records[i];
+            if (!changes.TryGetValue(record.Name, out var change))
+            {
+                builder.AppendFile(original.Path, record.RecordStart, record.RecordEnd - record.RecordStart);
+                builder.AppendPadding(variant.Alignment); // only when the original's last record stops short of it at EOF
+                entries.Add(new EmulatedEntry(entries.Count, record.Name, record.Size, EntryState.Original, "original"));
+                continue;
+            }
+            used.Add(record.Name);
+            if (change.IsDelete)
+            {
+                deleted.Add(new EmulatedEntry(i, record.Name, 0, EntryState.Deleted, change.Origin));
+                continue;
+            }
+            AppendRecord(builder, variant, record.Name, change.Input!);
+            entries.Add(new EmulatedEntry(entries.Count, record.Name, change.Input!.Length, EntryState.Replaced, change.Origin, change.Input));
+        }
+
+        foreach (var change in patch.Changes.Where(c => !used.Contains(c.Key.Name!)))
+        {
+            string name = change.Key.Name!;
+            if (change.IsDelete)
+                throw new ArchiveFormatException(original.Path, 0, $"cannot delete '{name}' (from {change.Origin}): no such entry");
+            if (!PakHeader.FitsNewRecord(variant, name))
+                throw new ArchiveFormatException(original.Path, 0,
+                    $"cannot add '{name}' (from {change.Origin}): a {variant} PAK name is printable ASCII of at most {variant.NameLength - 1} bytes");
+            AppendRecord(builder, variant, name, change.Input!);
+            entries.Add(new EmulatedEntry(entries.Count, name, change.Input!.Length, EntryState.Added, change.Origin, change.Input));
+        }
+
+        if (original.TailLength > 0)
+            builder.AppendFile(original.Path, original.TailOffset, original.TailLength);
+        if (variant.HasCount)
+            variant.WriteInt32(countField, entries.Count);
+        return new EmulatedArchive(original, builder.Build(), entries.Concat(deleted).ToArray());
+    }
+
+    private static void AppendRecord(VirtualFileBuilder builder, PakVariant variant, string name, EntryInput input)
+    {
+        builder.AppendBytes(PakHeader.Write(variant, name, (int)input.Length));
+        input.AppendTo(builder);
+        builder.AppendPadding(variant.Alignment);
+    }
+
+    private static Dictionary<string, EntryChange> ChangesByName(PakIndex original, ArchivePatch patch)
+    {
+        var changes = new Dictionary<string, EntryChange>(StringComparer.Ordinal);
+        foreach (var change in patch.Changes)
+        {
+            if (change.Key.IsIndex || string.IsNullOrEmpty(change.Key.Name))
+                throw new ArchiveFormatException(original.Path, 0, $"PAK entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
+            if (!changes.TryAdd(change.Key.Name, change))
+                throw new ArchiveFormatException(original.Path, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
+            if (change.Input is { Length: > int.MaxValue })
+                throw new ArchiveFormatException(original.Path, 0, $"entry '{change.Key.Name}': {change.Input} is {change.Input.Length} bytes; PAK sizes are s32");
+        }
+        return changes;
+    }
+}

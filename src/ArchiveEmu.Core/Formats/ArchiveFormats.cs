@@ -12,6 +12,7 @@ public static class ArchiveFormats
         // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
         Afs.AfsFormat.Instance,
         Tar.TarFormat.Instance,
+        Zip.ZipFormat.Instance,
     };
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>

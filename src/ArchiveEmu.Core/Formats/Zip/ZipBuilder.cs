@@ -23,7 +23,7 @@ internal static class ZipBuilder
         var builder = new VirtualFileBuilder(pool, expectedSegments: entries.Count + 2 * patch.Changes.Count + 4);
         if (patch.Changes.Count == 0)
         {
-            builder.AppendFile(original.Path, 0, original.Identity.Length);
+            builder.AppendFile(original.Path, 0, original.Identity.Length, original.Identity);
             return new EmulatedArchive(original, builder.Build(),
                 entries.Select((e, i) => new EmulatedEntry(i, e.Name, e.UncompressedSize, EntryState.Original, "original")).ToArray());
         }

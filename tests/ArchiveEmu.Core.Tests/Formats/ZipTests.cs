@@ -137,6 +137,26 @@ open(sys.argv[2], 'wb').write(out + directory)
             Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("'sub/' is a directory"));
     }
 
+    [Test]
+    public void Build_SymbolicLinkAndDirectory_LinkCannotBeReplacedButBothCanBeDeleted()
+    {
+        var original = _dir["links.zip"];
+        Python("""
+import zipfile, sys
+with zipfile.ZipFile(sys.argv[1], 'w') as z:
+    z.mkdir('dir')
+    link = zipfile.ZipInfo('link.dds', (2001, 1, 1, 0, 0, 0)); link.create_system = 3; link.external_attr = 0o120777 << 16
+    z.writestr(link, 'target.dds')
+    z.writestr(zipfile.ZipInfo('target.dds', (2001, 1, 1, 0, 0, 0)), b'T')
+""", original);
+        Assert.That(() => Build(original, Change("link.dds", [1])),
+            Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("'link.dds' is a symbolic link"));
+        using var archive = Build(original, new EntryChange(EntryKey.ByName("link.dds"), null, "mod"), new EntryChange(EntryKey.ByName("dir"), null, "mod"));
+        var built = Write(archive);
+        Assert.That(ZipFormat.Instance.ReadIndex(built).Entries.Select(e => e.Name), Is.EqualTo(new[] { "target.dds" }));
+        CheckWithIndependentReaders(built, new() { ["target.dds"] = Sha("T"u8.ToArray()) });
+    }
+
     [TestCase("../escape.bin")]
     [TestCase("/absolute.bin")]
     [TestCase("a//b.bin")]
@@ -201,6 +221,8 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
         Assert.That(ZipFormat.Instance.Detect(TestData.Random(1, 100), 100), Is.False);
         Assert.That(ZipFormat.Instance.Detect("AFS\0rest"u8, 8), Is.False);
         Assert.That(ArchiveFormats.Detect(_dir.Write("e.zip", empty)), Is.SameAs(ZipFormat.Instance));
+        byte[] embedded = [.. TestData.Random(7, 500), .. zip];
+        Assert.That(ZipFormat.Instance.Detect(embedded, embedded.Length), Is.False, "a zip inside other data, its offsets relative to itself");
     }
 
     [Test]

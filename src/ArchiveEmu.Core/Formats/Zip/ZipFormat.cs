@@ -12,7 +12,10 @@ public sealed class ZipFormat : IArchiveFormat
     public EntryAddressing Addressing => EntryAddressing.ByName;
     public StringComparer NameComparer => StringComparer.Ordinal;
 
-    /// <summary>A local header at the start; or, when the head is the whole file (an empty zip, a small self-extractor), an end record in it.</summary>
+    /// <summary>
+    /// A local header at the start; or, when the head is the whole file (an empty zip, a small self-extractor),
+    /// an end record whose central directory ends right where it starts (a zip embedded in another format would not).
+    /// </summary>
     public bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (length < ZipRecords.EndRecordSize || head.Length < 4)
@@ -22,7 +25,11 @@ public sealed class ZipFormat : IArchiveFormat
         if (head.Length != length)
             return false;
         int tail = Math.Max(0, head.Length - (ZipRecords.EndRecordSize + ZipRecords.MaxCommentLength));
-        return ZipRecords.FindEndRecord(head[tail..]) >= 0;
+        int end = ZipRecords.FindEndRecord(head[tail..]);
+        if (end < 0)
+            return false;
+        var record = head[(tail + end)..];
+        return (long)BinaryPrimitives.ReadUInt32LittleEndian(record[16..]) + BinaryPrimitives.ReadUInt32LittleEndian(record[12..]) == tail + end;
     }
 
     public ArchiveIndex ReadIndex(string path) => ZipIndexReader.Read(path);

@@ -13,10 +13,15 @@ internal sealed record ZipEntry(string Name, ReadOnlyMemory<byte> CentralRecord,
     long CompressedSize, long UncompressedSize, long LocalHeaderOffset, long LocalHeaderLength = 0, long RecordEnd = 0)
 {
     public bool IsDirectory => Name.EndsWith('/');
+
+    /// <summary>A Unix symbolic link (made on Unix, S_IFLNK in the high half of the external attributes): its data is the target path.</summary>
+    public bool IsSymbolicLink => CentralRecord.Span[5] == UnixHost && (CentralRecord.Span[41] & 0xF0) == 0xA0;
     public long DataOffset => LocalHeaderOffset + LocalHeaderLength;
 
     /// <summary>The raw name bytes, as stored in the central record.</summary>
     public ReadOnlySpan<byte> NameBytes => CentralRecord.Span.Slice(ZipRecords.CentralRecordSize, NameLength);
+
+    private const byte UnixHost = 3;
 
     private int NameLength => CentralRecord.Span[28] | (CentralRecord.Span[29] << 8);
 }

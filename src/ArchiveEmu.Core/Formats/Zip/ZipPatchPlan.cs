@@ -36,6 +36,8 @@ internal static class ZipPatchPlan
                 throw Refuse(original, $"'{name}' (from {change.Origin}) names more than one entry of the original; which one to change is unclear");
             if (entries[index].IsDirectory && !change.IsDelete)
                 throw Refuse(original, $"'{entries[index].Name}' is a directory in the ZIP; {change.Origin} cannot replace it with a file");
+            if (entries[index].IsSymbolicLink && !change.IsDelete)
+                throw Refuse(original, $"'{name}' is a symbolic link in the ZIP; {change.Origin} cannot replace it with a file");
             changeOf[index] = change;
         }
         return (changeOf, added);

@@ -14,6 +14,7 @@ public static class ArchiveFormats
         Awb.AwbFormat.Instance,
         Img.ImgFormat.Instance,
         Tar.TarFormat.Instance,
+        Zip.ZipFormat.Instance,
         Pak.PakFormat.Instance, // heuristic (no magic): keep last
     };
 

@@ -118,9 +118,10 @@ internal static class ZipIndexReader
 
     private static bool TakeU64(ref ReadOnlySpan<byte> block, out long value)
     {
-        value = block.Length >= 8 ? ToLong(BinaryPrimitives.ReadUInt64LittleEndian(block)) : 0;
+        value = 0;
         if (block.Length < 8)
             return false;
+        value = ToLong(BinaryPrimitives.ReadUInt64LittleEndian(block));
         block = block[8..];
         return true;
     }

@@ -41,11 +41,7 @@ public sealed class EmulatedGame
     {
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
-        {
-            if (Cache?.Find(KeyOf(route)) is { } entry && Cache.TryOpenLayout(entry, _pool) is { } cached)
-                return cached;
-            return Build(route);
-        }
+            return OpenRoute(route, FindEntry(route));
         if (!File.Exists(full))
             throw new FileNotFoundException($"{full}: not found in the game folder", full);
         var index = ArchiveFormats.ReadIndex(full);
@@ -58,16 +54,22 @@ public sealed class EmulatedGame
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
         {
-            if (Cache?.Find(KeyOf(route)) is { Merged: not null } entry
-                && Cache.TryOpenMerged(entry, () => Build(route).File) is { } merged)
+            var entry = FindEntry(route); // one key (stats, or hashes with VerifyContent) and one index read per open
+            if (entry is { Merged: not null } && Cache!.TryOpenMerged(entry, () => Build(route).File) is { } merged)
                 return merged;
-            return OpenArchive(relativePath).File;
+            return OpenRoute(route, entry).File;
         }
         var source = Plan.FindOverride(relativePath)?.SourcePath ?? full;
         if (!File.Exists(source))
             throw new FileNotFoundException($"{full}: not found in the game folder or any mod", full);
         return new VirtualFileBuilder(_pool).AppendFile(source, 0, FileIdentity.Of(source).Length).Build();
     }
+
+    private CacheEntry? FindEntry(ArchiveRoute route) => Cache?.Find(KeyOf(route));
+
+    // From the entry's stored layout when it has a usable one (no parse of the original), else built.
+    private EmulatedArchive OpenRoute(ArchiveRoute route, CacheEntry? entry) =>
+        (entry is null ? null : Cache!.TryOpenLayout(entry, _pool)) ?? Build(route);
 
     /// <summary>Parses the original and builds the emulated archive, without the cache.</summary>
     public EmulatedArchive Build(ArchiveRoute route) =>

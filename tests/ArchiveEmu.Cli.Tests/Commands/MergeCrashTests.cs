@@ -35,13 +35,13 @@ public sealed class MergeCrashTests
         var expected = CatBytes("--no-cache");
         var random = new Random(20261123);
         int killedMidRun = 0;
-        for (int i = 0; killedMidRun < 20 && i < 60; i++)
+        for (int i = 0; killedMidRun < 20 && i < 100; i++)
         {
             using var build = StartBuild(i % 2 == 0 ? "lz4" : "none");
             // Odd runs die at a random moment of the whole run; even ones while the pack is being written.
             if (i % 2 == 0)
                 WaitForPackBytes(build);
-            if (!build.WaitForExit(i % 2 == 0 ? random.Next(0, 80) : random.Next(20, 400)))
+            if (!build.WaitForExit(i % 2 == 0 ? random.Next(0, 20) : random.Next(20, 250)))
             {
                 build.Kill();
                 killedMidRun++;

@@ -190,7 +190,7 @@ public sealed partial class MergedFileCache
         return new MergedExtent(file.Length, compression == ChunkCompression.Lz4 ? "lz4" : "none", chunkSize, chunks, tableExtent);
     }
 
-    /// <summary>Writes the index atomically: a temp file, flushed to disk, renamed over the old one.</summary>
+    /// <summary>Writes the index atomically: a temp file, flushed to disk, renamed over the old one, the folder flushed.</summary>
     private void Commit(CacheIndex index)
     {
         var temp = $"{IndexPath}.{Environment.ProcessId}.tmp";
@@ -200,6 +200,7 @@ public sealed partial class MergedFileCache
             stream.Flush(flushToDisk: true);
         }
         File.Move(temp, IndexPath, overwrite: true);
+        DirectorySync.Flush(Folder); // the rename itself durable, not only the bytes it points at
     }
 
     /// <summary>Drops a damaged entry if no other writer is busy (otherwise the next writer or <c>verify</c> will), with a warning.</summary>

@@ -50,6 +50,7 @@ internal sealed class PackFiles(string folder)
         CacheFormat.PackMagic.CopyTo(header);
         BinaryPrimitives.WriteInt32LittleEndian(header[8..], CacheFormat.Version);
         stream.Write(header);
+        DirectorySync.Flush(Folder); // the new pack's name durable before an index can point into it
         return (name, stream);
     }
 

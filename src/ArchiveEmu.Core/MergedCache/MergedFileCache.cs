@@ -137,7 +137,7 @@ public sealed partial class MergedFileCache
     public CacheEntry Store(CacheKey key, EmulatedArchive archive, bool merge, ChunkCompression compression,
         Action<long, long>? progress = null)
     {
-        Directory.CreateDirectory(Folder);
+        PrivateFiles.CreateFolder(Folder);
         using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait);
         var index = ReadIndex();
         if (index.Find(key.Hash) is { } existing && (existing.Merged is not null || !merge))
@@ -194,7 +194,7 @@ public sealed partial class MergedFileCache
     private void Commit(CacheIndex index)
     {
         var temp = $"{IndexPath}.{Environment.ProcessId}.tmp";
-        using (var stream = new FileStream(temp, FileMode.Create, FileAccess.Write, FileShare.None))
+        using (var stream = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None))
         {
             stream.Write(index.Serialize());
             stream.Flush(flushToDisk: true);
@@ -232,8 +232,8 @@ public sealed partial class MergedFileCache
             var path = UsedPath(key);
             if (!File.Exists(path))
             {
-                Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-                File.WriteAllBytes(path, []);
+                PrivateFiles.CreateFolder(Path.GetDirectoryName(path)!);
+                PrivateFiles.Open(path, FileMode.Create, FileAccess.Write, FileShare.ReadWrite).Dispose();
             }
             else
                 File.SetLastWriteTimeUtc(path, DateTime.UtcNow);

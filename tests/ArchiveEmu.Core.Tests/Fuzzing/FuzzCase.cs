@@ -16,15 +16,16 @@ internal static class FuzzCase
 {
     public static readonly TimeSpan TimeLimit = TimeSpan.FromSeconds(10);
 
-    public static FuzzOutcome Run(IArchiveFormat format, string path)
+    public static FuzzOutcome Run(IArchiveFormat format, string path, TimeSpan? timeLimit = null)
     {
+        var limit = timeLimit ?? TimeLimit;
         long fileLength = new FileInfo(path).Length;
         long budget = 64L * 1024 * 1024 + 32 * fileLength; // no allocation may be sized by an unchecked header field
         FuzzOutcome? outcome = null;
         var thread = new Thread(() => outcome = Guarded(format, path, fileLength, budget)) { IsBackground = true };
         thread.Start();
-        if (!thread.Join(TimeLimit))
-            return new FuzzOutcome(false, null, $"hang: still running after {TimeLimit.TotalSeconds} s");
+        if (!thread.Join(limit))
+            return new FuzzOutcome(false, null, $"hang: still running after {limit.TotalSeconds} s");
         return outcome!;
     }
 

@@ -184,6 +184,26 @@ public sealed class MergedFileCacheTests
     }
 
     [Test]
+    public void CacheFilesAndFolders_AreTheOwnersOnly_WhateverTheUmask()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            Assert.Ignore("Unix modes only");
+            return; // the platform analyzer does not know Ignore throws
+        }
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true);
+        using (var file = _game.Game(cache).OpenFile("data/tex.afs")) // a read: writes the use marker
+            Assert.That(file.Length, Is.GreaterThan(0));
+        var everything = Directory.EnumerateFileSystemEntries(_game.CacheFolder, "*", SearchOption.AllDirectories).Append(_game.CacheFolder).ToArray();
+        Assert.That(everything.Select(Path.GetFileName), Does.Contain("index.bin").And.Contain("lock").And.Contain("packs").And.Contain("used"));
+        const UnixFileMode others = UnixFileMode.GroupRead | UnixFileMode.GroupWrite | UnixFileMode.GroupExecute
+                                    | UnixFileMode.OtherRead | UnixFileMode.OtherWrite | UnixFileMode.OtherExecute;
+        foreach (var path in everything)
+            Assert.That(File.GetUnixFileMode(path) & others, Is.EqualTo((UnixFileMode)0), path);
+    }
+
+    [Test]
     public void SecondWriter_WaitsForTheFirst_AndFindsItsEntry()
     {
         var cache = _game.Cache();

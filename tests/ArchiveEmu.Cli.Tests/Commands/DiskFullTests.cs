@@ -44,7 +44,7 @@ public sealed class DiskFullTests
         var cache = Path.Combine(_small, "cache");
 
         // First a cache that fits: small.afs merged.
-        var first = CliRun.Run(["build", .. game, "--cache", cache, "--merge", "auto", "--max-archive-size", "1MiB", "--compress", "none"]);
+        var first = CliRun.Run(["build", .. game, "--cache", cache, "--merge", "auto", "--max-archive-size", "1M", "--compress", "none"]);
         Assert.That(first.ExitCode, Is.Zero, first.ToString());
 
         var full = CliRun.Run(["build", .. game, "--cache", cache, "--merge", "always", "--compress", "none"]);

@@ -9,15 +9,15 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 /// </summary>
 internal static class ProcessCounters
 {
-    /// <summary>Read syscalls and bytes of this thread so far; null off Linux.</summary>
-    public readonly record struct ThreadIo(long Syscalls, long Bytes);
+    /// <summary>Read syscalls and bytes of this thread so far (and the size of the snapshot's own read); null off Linux.</summary>
+    public readonly record struct ThreadIo(long Syscalls, long Bytes, long OwnBytes = 0);
 
     // Reading the counters is itself a read (or two): measured once, then subtracted.
     private static readonly Lazy<ThreadIo> s_selfCost = new(() =>
     {
         var a = ReadThreadIo();
         var b = ReadThreadIo();
-        return a is { } x && b is { } y ? new ThreadIo(y.Syscalls - x.Syscalls, y.Bytes - x.Bytes) : default;
+        return a is { } x && b is { } y ? new ThreadIo(y.Syscalls - x.Syscalls, 0) : default;
     });
 
     public static ThreadIo? ReadThreadIo()
@@ -25,14 +25,15 @@ internal static class ProcessCounters
         try
         {
             long syscr = -1, rchar = -1;
-            foreach (var line in File.ReadAllLines("/proc/thread-self/io"))
+            var text = File.ReadAllText("/proc/thread-self/io");
+            foreach (var line in text.Split('\n'))
             {
                 if (line.StartsWith("syscr:", StringComparison.Ordinal))
                     syscr = long.Parse(line.AsSpan(6).Trim(), CultureInfo.InvariantCulture);
                 else if (line.StartsWith("rchar:", StringComparison.Ordinal))
                     rchar = long.Parse(line.AsSpan(6).Trim(), CultureInfo.InvariantCulture);
             }
-            return syscr < 0 || rchar < 0 ? null : new ThreadIo(syscr, rchar);
+            return syscr < 0 || rchar < 0 ? null : new ThreadIo(syscr, rchar, text.Length); // the counters predate this read
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException)
         {
@@ -43,7 +44,7 @@ internal static class ProcessCounters
     /// <summary>Read syscalls and bytes between two snapshots of the same thread, less the snapshots' own reads.</summary>
     public static ThreadIo? Between(ThreadIo? before, ThreadIo? after) =>
         before is { } b && after is { } a
-            ? new ThreadIo(a.Syscalls - b.Syscalls - s_selfCost.Value.Syscalls, a.Bytes - b.Bytes - s_selfCost.Value.Bytes)
+            ? new ThreadIo(a.Syscalls - b.Syscalls - s_selfCost.Value.Syscalls, a.Bytes - b.Bytes - b.OwnBytes)
             : null;
 
     /// <summary>Warms the self-cost measurement (call once before measuring).</summary>

@@ -10,4 +10,7 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 internal sealed record BenchOptions(int Runs, bool Cold, bool DropAllCaches, int RandomReads, int BlockSize, int ScaleDown)
 {
     public const int RandomReadSize = 4096;
+
+    /// <summary>Pause after each warm-up pass for the JIT to finish optimising; tests on tiny data skip it.</summary>
+    public TimeSpan WarmUpPause => ScaleDown == 1 ? TimeSpan.FromMilliseconds(250) : TimeSpan.Zero;
 }

@@ -7,7 +7,7 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 /// <summary>
 /// Measures the read paths of one scenario: per run, every path's whole-archive read, then every path's
 /// 4 KiB random reads, interleaved (path order rotates each run) so drift on a shared machine cancels in the
-/// ratios. Only the read calls are timed; each block is hashed between them and every path must deliver
+/// ratios, after untimed warm-up passes. Only the read calls are timed; each block is hashed between them and every path must deliver
 /// exactly solid's bytes.
 /// </summary>
 internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Action<string> status, CancellationToken cancel)
@@ -18,6 +18,7 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
 
     public IReadOnlyList<PathMeasurements> Run(IReadOnlyList<ReadPath> paths)
     {
+        WarmUp(paths);
         var results = paths.Select(p => new PathMeasurements(p)).ToList();
         var solid = results.Single(r => r.Name == ReadPath.Solid);
         for (int run = 0; run < options.Runs; run++)
@@ -43,6 +44,24 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
                 CheckSameBytes(r, solid);
         }
         return results;
+    }
+
+    // One untimed pass of every path first, then a pause: the JIT's tiered compilation promotes the hot loops
+    // (ours, Core's, the hash and LZ4 libraries') to optimised code before anything is timed.
+    private void WarmUp(IReadOnlyList<ReadPath> paths)
+    {
+        for (int pass = 0; pass < 2; pass++)
+        {
+            foreach (var path in paths)
+            {
+                status($"{files.Scenario.Name}: warming up, {path.Name}");
+                var scratch = new PathMeasurements(path);
+                MeasureWhole(scratch, first: false);
+                if (!path.Parallel)
+                    MeasureRandom(scratch, first: false);
+            }
+            Thread.Sleep(options.WarmUpPause);
+        }
     }
 
     private void Cool()

@@ -129,6 +129,12 @@ public sealed partial class MergedFileCache
         return VirtualFile.OverSource(source, merged.Length, source);
     }
 
+    /// <summary>The pack file holding <paramref name="extent"/> (for tools that drop its pages or trace reads of it).</summary>
+    public string PathOf(CacheExtent extent) => _packs.PathOf(extent.Pack);
+
+    /// <summary>The chunk table of a merged extent, hash-checked (for tools that model or measure its reads).</summary>
+    public ChunkTable ReadChunkTable(MergedExtent merged) => ChunkTable.Deserialize(_packs.ReadBlob(merged.Table), merged);
+
     /// <summary>
     /// Stores <paramref name="archive"/>'s layout under <paramref name="key"/>, and its bytes too when
     /// <paramref name="merge"/>. An entry already holding what is asked is kept. Older entries of the

@@ -104,6 +104,31 @@ public sealed class MergedFileCacheTests
 
     [TestCase(ChunkCompression.None)]
     [TestCase(ChunkCompression.Lz4)]
+    public void Merged_ChunkAlignedReadsOnAFreshFile_MatchEmulation(ChunkCompression compression)
+    {
+        const int chunk = 16 * 1024;
+        var cache = _game.Cache(chunk);
+        _game.BuildAll(cache, merge: true, compression);
+        var expected = _game.Emulated("data/tex.afs");
+        using var file = _game.Game(cache).OpenFile("data/tex.afs");
+        var random = new Random(11);
+        var buffer = new byte[6 * chunk + 100];
+        for (int i = 0; i < 200; i++) // reads covering whole chunks (one read per run of chunks), mixed with partial ones
+        {
+            long offset = random.Next(0, (int)(file.Length / chunk) + 1) * (long)chunk + (i % 3 == 0 ? random.Next(1, chunk) : 0);
+            int length = random.Next(0, 6) * chunk + (i % 4 == 0 ? random.Next(1, 100) : 0);
+            Array.Fill(buffer, (byte)0xCD);
+            int read = file.Read(offset, buffer.AsSpan(0, length));
+            int want = (int)Math.Clamp(expected.Length - offset, 0, length);
+            Assert.That(read, Is.EqualTo(want));
+            Assert.That(buffer.AsSpan(0, read).SequenceEqual(expected.AsSpan((int)Math.Min(offset, expected.Length), want)), Is.True, $"read at {offset}+{length}");
+            Assert.That(buffer.AsSpan(length).IndexOfAnyExcept((byte)0xCD), Is.EqualTo(-1), "nothing written past the read");
+        }
+        Assert.That(_game.Warnings, Is.Empty);
+    }
+
+    [TestCase(ChunkCompression.None)]
+    [TestCase(ChunkCompression.Lz4)]
     public void FlippedByteInPack_ServesTheRightBytesAndWarns(ChunkCompression compression)
     {
         var cache = _game.Cache();

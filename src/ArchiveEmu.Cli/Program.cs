@@ -12,6 +12,7 @@ public static class Program
         new LsCommand(),
         new VfsCommand(),
         new CacheCommand(),
+        new MountCommand(),
     };
 
     public static int Main(string[] args) => Run(args, CliConsole.System);

@@ -26,6 +26,12 @@ internal static unsafe partial class LibC
     [LibraryImport("libc", EntryPoint = "umount2", SetLastError = true)]
     public static partial int Umount2(byte* target, int flags);
 
+    [LibraryImport("libc", EntryPoint = "opendir", SetLastError = true)]
+    public static partial IntPtr OpenDir(byte* path);
+
+    [LibraryImport("libc", EntryPoint = "closedir")]
+    public static partial int CloseDir(IntPtr directory);
+
     [LibraryImport("libc", EntryPoint = "geteuid")]
     public static partial uint GetEuid();
 
@@ -35,6 +41,19 @@ internal static unsafe partial class LibC
         fixed (byte* p = Utf8Z(path))
         fixed (byte* b = buffer)
             return Stat(p, b) == 0 ? 0 : Marshal.GetLastPInvokeError();
+    }
+
+    /// <summary>opendir(3) + closedir: 0 or the errno. On a FUSE mount this asks the server, unlike a cached stat.</summary>
+    public static int ProbeDirectory(string path)
+    {
+        fixed (byte* p = Utf8Z(path))
+        {
+            var directory = OpenDir(p);
+            if (directory == IntPtr.Zero)
+                return Marshal.GetLastPInvokeError();
+            CloseDir(directory);
+            return 0;
+        }
     }
 
     /// <summary>A NUL-terminated UTF-8 copy of <paramref name="text"/>.</summary>

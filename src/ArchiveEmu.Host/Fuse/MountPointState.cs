@@ -15,7 +15,8 @@ internal static class MountPointState
     {
         Span<byte> stat = stackalloc byte[256];
         int error = LibC.Stat(mountPoint, stat);
-        if (error == LibC.ENOTCONN)
+        // The kernel may answer stat from its attribute cache for a few seconds after the server died; opendir must ask.
+        if (error == LibC.ENOTCONN || (error == 0 && IsMounted(mountPoint) && LibC.ProbeDirectory(mountPoint) == LibC.ENOTCONN))
         {
             DetachLazily(mountPoint);
             cleaned($"{mountPoint}: found a dead FUSE mount (transport endpoint not connected, left by a crashed host); unmounted it");

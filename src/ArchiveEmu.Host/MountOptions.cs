@@ -28,6 +28,9 @@ public sealed class MountOptions
     /// <summary>Most libfuse worker threads serving requests at once.</summary>
     public uint Threads { get; set; } = 16;
 
+    /// <summary>Kernel read-ahead for the mount in KiB (set when running as root; 0 keeps the kernel's 128 KiB).</summary>
+    public int ReadAheadKb { get; set; } = 4096;
+
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;
 
@@ -56,6 +59,8 @@ public sealed class MountOptions
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
         if (Threads is < 1 or > 256)
             problems.Add($"Threads {Threads} is not from 1 to 256");
+        if (ReadAheadKb is < 0 or > 1 << 20)
+            problems.Add($"ReadAheadKb {ReadAheadKb} is not from 0 to 1048576");
         return problems;
     }
 }

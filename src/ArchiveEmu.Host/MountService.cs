@@ -1,5 +1,6 @@
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
 using ArchiveEmu.Host.Mount;
 using Microsoft.Extensions.Hosting;
@@ -29,9 +30,11 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
         var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
-        var game = new EmulatedGame(plan) { Cache = cache };
-        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, logger);
-        _fs = new ModdedGameFileSystem(game, builder, logger);
+        // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
+        var pool = new FileHandlePool(1024, FileOptions.None);
+        var game = new EmulatedGame(plan, pool) { Cache = cache };
+        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, pool, logger);
+        _fs = new ModdedGameFileSystem(game, pool, builder, logger);
 
         _mount = FuseMount.Start(_fs, mountPoint, MountArguments(), options.Threads);
         _mount.EndedUnexpectedly += code =>
@@ -40,6 +43,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             lifetime.StopApplication();
         };
         _fs.Invalidate = _mount.Invalidate;
+        if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
+            logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
         _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs), _fs.Reload,
             message => logger.LogWarning("{Message}", message));
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge})",

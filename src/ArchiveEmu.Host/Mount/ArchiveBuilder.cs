@@ -12,7 +12,7 @@ namespace ArchiveEmu.Host.Mount;
 /// otherwise the emulated archive (from the cache's stored layout or parsed), packed into the cache first
 /// when the merge policy says so. Logs one line per archive built.
 /// </summary>
-internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresholds, ILogger logger)
+internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresholds, FileHandlePool pool, ILogger logger)
 {
     private StorageKind? _storage;
 
@@ -36,7 +36,7 @@ internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresho
         var cache = game.Cache!;
         var key = game.KeyOf(route);
         var entry = cache.Find(key);
-        var archive = entry is null ? null : cache.TryOpenLayout(entry);
+        var archive = entry is null ? null : cache.TryOpenLayout(entry, pool);
         string source = archive is null ? "parsed" : "layout from cache";
         archive ??= game.Build(route);
 

@@ -24,7 +24,7 @@ internal sealed partial class ModdedGameFileSystem
             try
             {
                 var plan = new ModRouter(_gameFolder, old.Game.Plan.Mods).Resolve();
-                next = MountSnapshot.Create(new EmulatedGame(plan) { Cache = old.Game.Cache, VerifyContent = old.Game.VerifyContent }, old);
+                next = MountSnapshot.Create(new EmulatedGame(plan, _pool) { Cache = old.Game.Cache, VerifyContent = old.Game.VerifyContent }, old);
             }
             catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException)
             {

@@ -14,6 +14,7 @@ namespace ArchiveEmu.Host.Mount;
 internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposable
 {
     private readonly string _gameFolder;
+    private readonly FileHandlePool _pool;
     private readonly ArchiveBuilder _builder;
     private readonly ILogger _logger;
     private readonly HandleTable _handles = new();
@@ -21,8 +22,9 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     private readonly ConcurrentDictionary<string, ReadCounters> _counters = new(StringComparer.Ordinal);
     private MountSnapshot _snapshot;
 
-    public ModdedGameFileSystem(EmulatedGame game, ArchiveBuilder builder, ILogger logger)
+    public ModdedGameFileSystem(EmulatedGame game, FileHandlePool pool, ArchiveBuilder builder, ILogger logger)
     {
+        _pool = pool;
         _gameFolder = game.Plan.GameFolder;
         _builder = builder;
         _logger = logger;

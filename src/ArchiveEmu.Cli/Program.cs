@@ -12,6 +12,7 @@ public static class Program
         new LsCommand(),
         new VfsCommand(),
         new CacheCommand(),
+        new MountCommand(),
         new Commands.Bench.BenchCommand(),
     };
 

@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.MergedCache;
+
 namespace ArchiveEmu.Host;
 
 /// <summary>What the host serves, bound from appsettings.json, ARCHIVEEMU_ environment variables and the command line.</summary>
@@ -17,8 +19,27 @@ public sealed class MountOptions
     /// <summary>The merged file cache folder (a per-user default when empty).</summary>
     public string? Cache { get; set; }
 
+    /// <summary>Serve by emulation only, without the merged file cache.</summary>
+    public bool NoCache { get; set; }
+
     /// <summary>auto, always or never.</summary>
     public string Merge { get; set; } = "auto";
+
+    /// <summary>Most libfuse worker threads serving requests at once.</summary>
+    public uint Threads { get; set; } = 16;
+
+    /// <summary>Kernel read-ahead for the mount in KiB (set when running as root; 0 keeps the kernel's 128 KiB).</summary>
+    public int ReadAheadKb { get; set; } = 4096;
+
+    /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
+    public int ReloadDebounceMs { get; set; } = 300;
+
+    internal MergePolicy Policy => Merge switch
+    {
+        "always" => MergePolicy.Always,
+        "never" => MergePolicy.Never,
+        _ => MergePolicy.Auto,
+    };
 
     /// <summary>Problems that stop the host from starting, one line each.</summary>
     public IReadOnlyList<string> Validate()
@@ -34,6 +55,12 @@ public sealed class MountOptions
             problems.Add("no mount point: set ArchiveEmu:MountPoint");
         if (Merge is not ("auto" or "always" or "never"))
             problems.Add($"merge policy '{Merge}' is not one of auto, always, never");
+        if (NoCache && Merge == "always")
+            problems.Add("merge policy 'always' needs the cache; drop NoCache");
+        if (Threads is < 1 or > 256)
+            problems.Add($"Threads {Threads} is not from 1 to 256");
+        if (ReadAheadKb is < 0 or > 1 << 20)
+            problems.Add($"ReadAheadKb {ReadAheadKb} is not from 0 to 1048576");
         return problems;
     }
 }

@@ -2,8 +2,17 @@ using BenchmarkDotNet.Running;
 
 namespace ArchiveEmu.Benchmarks;
 
-/// <summary>Runs the benchmarks: <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- --filter '*'</c>.</summary>
+/// <summary>
+/// Runs the benchmarks: <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- --filter '*'</c>;
+/// <c>-- mount</c> runs the FUSE mount read benchmark instead (see <see cref="Mount.MountReadBenchmark"/>).
+/// </summary>
 public static class Program
 {
-    public static void Main(string[] args) => BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+    public static int Main(string[] args)
+    {
+        if (args.Length > 0 && args[0] == "mount")
+            return Mount.MountReadBenchmark.Run(args[1..]);
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+        return 0;
+    }
 }

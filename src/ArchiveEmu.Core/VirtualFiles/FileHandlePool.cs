@@ -16,11 +16,17 @@ public sealed class FileHandlePool
     private int _clockHand;
     private long _opens;
 
+    private readonly FileOptions _openOptions;
+
     /// <summary>Creates a pool that keeps at most <paramref name="capacity"/> handles open.</summary>
-    public FileHandlePool(int capacity)
+    /// <param name="capacity">The most handles open at once.</param>
+    /// <param name="openOptions">How handles are opened: <see cref="FileOptions.RandomAccess"/> (no kernel read-ahead)
+    /// by default; a server whose readers mostly stream (the FUSE mount) passes <see cref="FileOptions.None"/>.</param>
+    public FileHandlePool(int capacity, FileOptions openOptions = FileOptions.RandomAccess)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(capacity, 1);
         Capacity = capacity;
+        _openOptions = openOptions;
     }
 
     /// <summary>The pool used when a builder is given none.</summary>
@@ -85,7 +91,7 @@ public sealed class FileHandlePool
             while (_open.Count >= Capacity)
                 EvictOneLocked();
 
-            var handle = OpenChecked(file);
+            var handle = OpenChecked(file, _openOptions);
             file.Handle = handle;
             file.Referenced = true;
             file.OpenSlot = _open.Count;
@@ -95,13 +101,13 @@ public sealed class FileHandlePool
         }
     }
 
-    private static SafeFileHandle OpenChecked(PooledFile file)
+    private static SafeFileHandle OpenChecked(PooledFile file, FileOptions options)
     {
         SafeFileHandle handle;
         try
         {
             handle = File.OpenHandle(file.Path, FileMode.Open, FileAccess.Read,
-                FileShare.ReadWrite | FileShare.Delete, FileOptions.RandomAccess);
+                FileShare.ReadWrite | FileShare.Delete, options);
         }
         catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
         {

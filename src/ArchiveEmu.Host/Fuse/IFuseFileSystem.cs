@@ -1,0 +1,28 @@
+namespace ArchiveEmu.Host.Fuse;
+
+/// <summary>
+/// What the FUSE callbacks ask of a read-only filesystem. Paths are relative to the mount root with '/'
+/// separators ("" is the root). Results are 0 or a byte count on success, a negative errno on failure.
+/// </summary>
+internal interface IFuseFileSystem
+{
+    /// <summary>Fills <paramref name="stat"/> (a libc struct stat) for the path, or for an open handle when one is given.</summary>
+    int GetAttr(string path, Span<byte> stat, ulong? handle);
+
+    /// <summary>Opens for reading; sets the handle id and the kernel caching bits in <paramref name="info"/>.</summary>
+    int Open(string path, ref FuseFileInfo info);
+
+    /// <summary>pread on an open handle.</summary>
+    int Read(ulong handle, Span<byte> destination, long offset);
+
+    int Release(ulong handle);
+
+    /// <summary>The names in a directory (without "." and ".."), or null with <paramref name="error"/> set.</summary>
+    IReadOnlyCollection<string>? ListDirectory(string path, out int error);
+
+    /// <summary>Fills a libc struct statvfs for the mount.</summary>
+    int StatFs(Span<byte> statvfs);
+
+    /// <summary>Logs a failure a callback could not turn into an errno by itself.</summary>
+    void Failed(string operation, string path, Exception error);
+}

@@ -1,0 +1,66 @@
+using System.Runtime.InteropServices;
+
+namespace ArchiveEmu.Host.Fuse;
+
+/// <summary>The few libc calls the mount needs: stat into a caller's buffer, statvfs, and a lazy unmount.</summary>
+internal static unsafe partial class LibC
+{
+    public const int ENOENT = 2;
+    public const int EIO = 5;
+    public const int EACCES = 13;
+    public const int ENOTDIR = 20;
+    public const int EISDIR = 21;
+    public const int EROFS = 30;
+    public const int ENOTCONN = 107;
+
+    public const int O_ACCMODE = 3;
+    public const int MNT_DETACH = 2;
+
+    /// <summary>stat(2); on failure returns -1 and the errno is in Marshal.GetLastPInvokeError.</summary>
+    [LibraryImport("libc", EntryPoint = "stat", SetLastError = true)]
+    public static partial int Stat(byte* path, byte* buffer);
+
+    [LibraryImport("libc", EntryPoint = "statvfs", SetLastError = true)]
+    public static partial int StatVfs(byte* path, void* buffer);
+
+    [LibraryImport("libc", EntryPoint = "umount2", SetLastError = true)]
+    public static partial int Umount2(byte* target, int flags);
+
+    [LibraryImport("libc", EntryPoint = "opendir", SetLastError = true)]
+    public static partial IntPtr OpenDir(byte* path);
+
+    [LibraryImport("libc", EntryPoint = "closedir")]
+    public static partial int CloseDir(IntPtr directory);
+
+    [LibraryImport("libc", EntryPoint = "geteuid")]
+    public static partial uint GetEuid();
+
+    /// <summary>stat(2) of a managed path: 0 or the errno.</summary>
+    public static int Stat(string path, Span<byte> buffer)
+    {
+        fixed (byte* p = Utf8Z(path))
+        fixed (byte* b = buffer)
+            return Stat(p, b) == 0 ? 0 : Marshal.GetLastPInvokeError();
+    }
+
+    /// <summary>opendir(3) + closedir: 0 or the errno. On a FUSE mount this asks the server, unlike a cached stat.</summary>
+    public static int ProbeDirectory(string path)
+    {
+        fixed (byte* p = Utf8Z(path))
+        {
+            var directory = OpenDir(p);
+            if (directory == IntPtr.Zero)
+                return Marshal.GetLastPInvokeError();
+            CloseDir(directory);
+            return 0;
+        }
+    }
+
+    /// <summary>A NUL-terminated UTF-8 copy of <paramref name="text"/>.</summary>
+    public static byte[] Utf8Z(string text)
+    {
+        var bytes = new byte[System.Text.Encoding.UTF8.GetByteCount(text) + 1];
+        System.Text.Encoding.UTF8.GetBytes(text, bytes);
+        return bytes;
+    }
+}

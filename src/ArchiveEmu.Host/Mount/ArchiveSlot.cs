@@ -1,0 +1,55 @@
+using ArchiveEmu.Core.Routing;
+
+namespace ArchiveEmu.Host.Mount;
+
+/// <summary>
+/// A targeted archive in one mount snapshot: built on first use (stat or open) and kept until the
+/// snapshot is replaced. Open handles hold their own reference, so replacing the slot never cuts a reader off.
+/// </summary>
+internal sealed class ArchiveSlot(ArchiveRoute route, string keyHash, DateTime modified)
+{
+    private readonly object _lock = new();
+    private ServedFile? _file;
+    private bool _released;
+
+    public ArchiveRoute Route { get; } = route;
+
+    /// <summary>The merged-cache key of the route's inputs when the snapshot was made: equal keys mean equal bytes.</summary>
+    public string KeyHash { get; } = keyHash;
+
+    /// <summary>The newest mtime among the original and the injected files.</summary>
+    public DateTime Modified { get; } = modified;
+
+    public bool IsBuilt { get { lock (_lock) return _file is not null; } }
+
+    /// <summary>The built archive with one reference for the caller, or null if this snapshot was replaced meanwhile.</summary>
+    public ServedFile? Acquire(Func<ArchiveSlot, ServedFile> build)
+    {
+        lock (_lock)
+        {
+            if (_released)
+                return null;
+            _file ??= build(this); // under the lock: concurrent first opens build once
+            return _file.TryAcquire() ? _file : null;
+        }
+    }
+
+    /// <summary>Takes over a previous snapshot's build of the same inputs.</summary>
+    public void Adopt(ArchiveSlot previous)
+    {
+        lock (previous._lock)
+            if (previous._file is { } file && file.TryAcquire())
+                lock (_lock)
+                    _file = file;
+    }
+
+    public void Release()
+    {
+        lock (_lock)
+        {
+            _released = true;
+            _file?.Release();
+            _file = null;
+        }
+    }
+}

@@ -1,0 +1,210 @@
+using System.Collections.Concurrent;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
+using ArchiveEmu.Host.Fuse;
+using Microsoft.Extensions.Logging;
+
+namespace ArchiveEmu.Host.Mount;
+
+/// <summary>
+/// The modded game folder as a read-only filesystem: targeted archives are their emulated or merged
+/// version (emulated size, mtime of the newest input), overrides are the mod's file, everything else is
+/// the game's file. Safe from libfuse's worker threads; a hot reload swaps the snapshot for new opens.
+/// </summary>
+internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposable
+{
+    private readonly string _gameFolder;
+    private readonly FileHandlePool _pool;
+    private readonly ArchiveBuilder _builder;
+    private readonly ILogger _logger;
+    private readonly HandleTable _handles = new();
+    private readonly PageCachePolicy _pageCache = new();
+    private readonly ConcurrentDictionary<string, ReadCounters> _counters = new(StringComparer.Ordinal);
+    private MountSnapshot _snapshot;
+
+    public ModdedGameFileSystem(EmulatedGame game, FileHandlePool pool, ArchiveBuilder builder, ILogger logger)
+    {
+        _pool = pool;
+        _gameFolder = game.Plan.GameFolder;
+        _builder = builder;
+        _logger = logger;
+        _snapshot = MountSnapshot.Create(game, previous: null);
+    }
+
+    /// <summary>Where to send "drop what you cached for this path" after a reload (the mount, once it runs).</summary>
+    public Action<string>? Invalidate { get; set; }
+
+    private MountSnapshot Current => Volatile.Read(ref _snapshot);
+
+    public int GetAttr(string path, Span<byte> stat, ulong? handle)
+    {
+        if (handle is { } id && _handles.Get(id) is { } open)
+            return StatOf(open.File, stat);
+
+        var snapshot = Current;
+        if (snapshot.Archives.TryGetValue(path, out var slot))
+        {
+            var served = AcquireArchive(snapshot, slot);
+            if (served is null)
+                return GetAttr(path, stat, null); // replaced by a reload meanwhile: ask the new snapshot
+            try
+            {
+                return StatOf(served, stat);
+            }
+            finally
+            {
+                served.Release();
+            }
+        }
+        string real = snapshot.Overrides.TryGetValue(path, out var o) ? o.Override.SourcePath
+            : snapshot.AddedFolders.GetValueOrDefault(path) ?? Path.Combine(_gameFolder, path);
+        int error = LibC.Stat(real, stat);
+        if (error != 0)
+            return -error;
+        StatLayout.MakeReadOnly(stat);
+        return 0;
+    }
+
+    private static int StatOf(ServedFile served, Span<byte> stat)
+    {
+        int error = LibC.Stat(served.StatPath, stat);
+        if (error != 0)
+            return -error;
+        StatLayout.MakeReadOnly(stat);
+        StatLayout.SetSize(stat, served.File.Length);
+        if (served.Modified is { } modified)
+            StatLayout.SetModified(stat, modified);
+        return 0;
+    }
+
+    public int Open(string path, ref FuseFileInfo info)
+    {
+        if ((info.Flags & LibC.O_ACCMODE) != 0)
+            return -LibC.EROFS;
+
+        var snapshot = Current;
+        ServedFile? served;
+        object version;
+        if (snapshot.Archives.TryGetValue(path, out var slot))
+        {
+            served = AcquireArchive(snapshot, slot);
+            if (served is null)
+                return Open(path, ref info);
+            version = served;
+            served.Counters?.Opened();
+        }
+        else
+        {
+            VirtualFile file;
+            try
+            {
+                file = snapshot.Game.OpenFile(path);
+            }
+            catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+            {
+                return -LibC.ENOENT;
+            }
+            string source = snapshot.Overrides.TryGetValue(path, out var o) ? o.Override.SourcePath : Path.Combine(_gameFolder, path);
+            var identity = file.Files.FirstOrDefault()?.Identity ?? FileIdentity.Of(source);
+            served = new ServedFile(file, source, null, null);
+            version = new PlainVersion(source, identity);
+        }
+
+        var (keepCache, directIo) = _pageCache.Opened(path, version);
+        info.KeepCache = keepCache;
+        info.DirectIo = directIo;
+        info.Handle = _handles.Add(new OpenHandle(path, served, version));
+        if (_logger.IsEnabled(LogLevel.Debug))
+            _logger.LogDebug("open {Path}: handle {Handle}, keep_cache {Keep}, direct_io {Direct}", path, info.Handle, keepCache, directIo);
+        return 0;
+    }
+
+    private sealed record PlainVersion(string Source, FileIdentity Identity);
+
+    private ServedFile? AcquireArchive(MountSnapshot snapshot, ArchiveSlot slot) =>
+        slot.Acquire(s => _builder.Build(snapshot.Game, s.Route, s.Modified, _counters.GetOrAdd(s.Route.RelativePath, _ => new ReadCounters())));
+
+    public int Read(ulong handle, Span<byte> destination, long offset)
+    {
+        var open = _handles.Get(handle);
+        if (open is null)
+            return -LibC.EIO;
+        int read;
+        try
+        {
+            read = open.File.Read(destination, offset);
+        }
+        catch (IOException e)
+        {
+            return Unreadable(open, e.Message);
+        }
+        if (read < 0)
+            return Unreadable(open, "a file it reads from changed since it was opened; this handle gets EIO, reopen for the new version");
+        if (_logger.IsEnabled(LogLevel.Trace))
+            _logger.LogTrace("read {Path} at {Offset}: {Bytes} bytes", open.Path, offset, read);
+        return read;
+    }
+
+    private int Unreadable(OpenHandle open, string why)
+    {
+        open.File.Counters?.Failed();
+        if (open.FirstFailure())
+            _logger.LogWarning("read {Path}: {Why}", open.Path, why);
+        return -LibC.EIO;
+    }
+
+    public int Release(ulong handle)
+    {
+        if (_handles.Remove(handle) is { } open)
+        {
+            _pageCache.Closed(open.Path, open.Version);
+            open.File.Release();
+        }
+        return 0;
+    }
+
+    public IReadOnlyCollection<string>? ListDirectory(string path, out int error)
+    {
+        var snapshot = Current;
+        var names = new SortedSet<string>(StringComparer.Ordinal);
+        string real = Path.Combine(_gameFolder, path);
+        bool found = false;
+        if (Directory.Exists(real))
+        {
+            found = true;
+            foreach (var entry in Directory.EnumerateFileSystemEntries(real))
+                names.Add(Path.GetFileName(entry));
+        }
+        if (snapshot.AddedNames.TryGetValue(path, out var added))
+        {
+            found = true;
+            names.UnionWith(added);
+        }
+        error = found ? 0 : File.Exists(real) ? LibC.ENOTDIR : LibC.ENOENT;
+        return found ? names : null;
+    }
+
+    public unsafe int StatFs(Span<byte> statvfs)
+    {
+        fixed (byte* path = LibC.Utf8Z(_gameFolder))
+        fixed (byte* buffer = statvfs)
+            return LibC.StatVfs(path, buffer) == 0 ? 0 : -System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
+    }
+
+    public void Failed(string operation, string path, Exception error)
+    {
+        if (error is FileNotFoundException or DirectoryNotFoundException)
+            return; // an open racing a deletion: EIO is the answer, nothing to report
+        _logger.LogWarning("{Operation} {Path}: {Message}", operation, path, error.Message);
+    }
+
+    /// <summary>Logs what reached the host per archive: opens, reads, bytes and errors.</summary>
+    public void LogStatistics()
+    {
+        foreach (var (path, c) in _counters.OrderBy(p => p.Key, StringComparer.Ordinal))
+            _logger.LogInformation("read statistics {Archive}: {Opens} opens, {Reads} reads, {Bytes} served, {Errors} errors (page-cache hits not counted)",
+                path, c.Opens, c.Reads, Core.MergedCache.Units.Bytes(c.Bytes), c.Errors);
+    }
+
+    public void Dispose() => Current.Dispose();
+}

@@ -1,0 +1,48 @@
+namespace ArchiveEmu.Host.Mount;
+
+/// <summary>
+/// Decides, per open, how the kernel page cache may be used. The kernel caches pages per path (inode), so:
+/// keep the cache (keep_cache) when this open serves the same version as the last one, so warm reads never
+/// reach the host; drop it (the default) when the version changed; and bypass it (direct_io) while handles
+/// on another version of the path are still open, so the two versions' pages can never mix.
+/// </summary>
+internal sealed class PageCachePolicy
+{
+    private readonly object _lock = new();
+    private readonly Dictionary<string, PathState> _paths = new(StringComparer.Ordinal);
+
+    private sealed class PathState
+    {
+        public object? CachedVersion;
+        public readonly Dictionary<object, int> OpenVersions = new();
+    }
+
+    public (bool KeepCache, bool DirectIo) Opened(string path, object version)
+    {
+        lock (_lock)
+        {
+            if (!_paths.TryGetValue(path, out var state))
+                _paths[path] = state = new PathState();
+            bool otherOpen = state.OpenVersions.Keys.Any(v => !v.Equals(version));
+            state.OpenVersions[version] = state.OpenVersions.GetValueOrDefault(version) + 1;
+            if (otherOpen)
+                return (false, true);
+            bool keep = version.Equals(state.CachedVersion);
+            state.CachedVersion = version;
+            return (keep, false);
+        }
+    }
+
+    public void Closed(string path, object version)
+    {
+        lock (_lock)
+        {
+            if (!_paths.TryGetValue(path, out var state) || !state.OpenVersions.TryGetValue(version, out int count))
+                return;
+            if (count > 1)
+                state.OpenVersions[version] = count - 1;
+            else
+                state.OpenVersions.Remove(version);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Host.Mount;
+
+/// <summary>
+/// One version of a file the mount serves: its bytes (a virtual file), what stat reports for it, and a
+/// reference count so a version replaced by a hot reload lives until its last open handle is released.
+/// </summary>
+internal sealed class ServedFile
+{
+    private readonly SourceGuard? _guard;
+    private int _references = 1;
+
+    /// <param name="file">The bytes; disposed with the last reference.</param>
+    /// <param name="statPath">The real file whose stat(2) describes this one (ownership, times, inode).</param>
+    /// <param name="modified">The mtime to report instead of statPath's, or null to keep it.</param>
+    /// <param name="counters">Read statistics to add to, or null for files nobody reports on.</param>
+    public ServedFile(VirtualFile file, string statPath, DateTime? modified, ReadCounters? counters)
+    {
+        File = file;
+        StatPath = statPath;
+        Modified = modified;
+        Counters = counters;
+        _guard = SourceGuard.For(file);
+    }
+
+    public VirtualFile File { get; }
+    public string StatPath { get; }
+    public DateTime? Modified { get; }
+    public ReadCounters? Counters { get; }
+
+    /// <summary>
+    /// pread: the bytes at <paramref name="offset"/>, or -1 when a file they came from changed since this
+    /// version was built (checked after reading, so a reader never gets a mix of old and new bytes).
+    /// </summary>
+    public int Read(Span<byte> destination, long offset)
+    {
+        int read = File.Read(offset, destination);
+        if (_guard is not null && !_guard.Unchanged(offset, read))
+            return -1;
+        Counters?.Add(read);
+        return read;
+    }
+
+    /// <summary>Takes one more reference, unless the last one is already gone (then false: the caller must look again).</summary>
+    public bool TryAcquire()
+    {
+        int seen = Volatile.Read(ref _references);
+        while (seen > 0)
+        {
+            int was = Interlocked.CompareExchange(ref _references, seen + 1, seen);
+            if (was == seen)
+                return true;
+            seen = was;
+        }
+        return false;
+    }
+
+    public void Release()
+    {
+        if (Interlocked.Decrement(ref _references) == 0)
+            File.Dispose();
+    }
+}
+
+/// <summary>Per-archive read statistics, reported at shutdown. Reads served by the kernel page cache never get here.</summary>
+internal sealed class ReadCounters
+{
+    private long _opens, _reads, _bytes, _errors;
+
+    public long Opens => Interlocked.Read(ref _opens);
+    public long Reads => Interlocked.Read(ref _reads);
+    public long Bytes => Interlocked.Read(ref _bytes);
+    public long Errors => Interlocked.Read(ref _errors);
+
+    public void Opened() => Interlocked.Increment(ref _opens);
+
+    public void Add(int bytes)
+    {
+        Interlocked.Increment(ref _reads);
+        Interlocked.Add(ref _bytes, bytes);
+    }
+
+    public void Failed() => Interlocked.Increment(ref _errors);
+}

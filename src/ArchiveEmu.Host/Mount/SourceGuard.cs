@@ -1,0 +1,90 @@
+using System.Runtime.InteropServices;
+using ArchiveEmu.Core.VirtualFiles;
+using ArchiveEmu.Host.Fuse;
+
+namespace ArchiveEmu.Host.Mount;
+
+/// <summary>
+/// Detects that a file a virtual file reads from was changed in place after the build (an editor saving
+/// over a mod's loose file). After each read, the files that read touched are stat'ed and compared with
+/// their size and mtime at build time; a difference turns the read into EIO rather than a mix of bytes.
+/// </summary>
+internal sealed unsafe class SourceGuard
+{
+    private const int SizeOffset = 48, MtimeOffset = 88; // struct stat on x86_64 and arm64 alike
+
+    private readonly long[] _starts;
+    private readonly int[] _fileOfSegment; // index into _files, or -1 for memory and zeros
+    private readonly Watched[] _files;
+
+    private SourceGuard(long[] starts, int[] fileOfSegment, Watched[] files)
+    {
+        _starts = starts;
+        _fileOfSegment = fileOfSegment;
+        _files = files;
+    }
+
+    private sealed record Watched(byte[] PathZ, long Length, long MtimeTicks);
+
+    /// <summary>A guard over <paramref name="file"/>'s file segments, or null if it reads no files (merged or in-memory).</summary>
+    public static SourceGuard? For(VirtualFile file)
+    {
+        var segments = file.Segments;
+        var starts = new long[segments.Length];
+        var fileOf = new int[segments.Length];
+        var files = new List<Watched>();
+        var indexOf = new Dictionary<string, int>(StringComparer.Ordinal);
+        for (int i = 0; i < segments.Length; i++)
+        {
+            starts[i] = segments[i].VirtualOffset;
+            fileOf[i] = -1;
+            if (segments[i].Source is not FileSource source)
+                continue;
+            if (!indexOf.TryGetValue(source.Path, out int index))
+            {
+                indexOf[source.Path] = index = files.Count;
+                files.Add(new Watched(LibC.Utf8Z(source.Path), source.Identity.Length, source.Identity.LastWriteUtc.Ticks));
+            }
+            fileOf[i] = index;
+        }
+        return files.Count == 0 ? null : new SourceGuard(starts, fileOf, files.ToArray());
+    }
+
+    /// <summary>Whether every file behind bytes [offset, offset+count) still has its build-time size and mtime.</summary>
+    public bool Unchanged(long offset, int count)
+    {
+        if (count <= 0)
+            return true;
+        int first = Array.BinarySearch(_starts, offset);
+        if (first < 0)
+            first = ~first - 1;
+        long end = offset + count;
+        Span<int> checkedFiles = stackalloc int[8];
+        int checkedCount = 0;
+        for (int i = first; i < _starts.Length && _starts[i] < end; i++)
+        {
+            int file = _fileOfSegment[i];
+            if (file < 0 || checkedFiles[..checkedCount].Contains(file))
+                continue;
+            if (!Same(_files[file]))
+                return false;
+            if (checkedCount < checkedFiles.Length)
+                checkedFiles[checkedCount++] = file; // past 8 distinct files a repeat is simply stat'ed again
+        }
+        return true;
+    }
+
+    private static bool Same(Watched watched)
+    {
+        byte* stat = stackalloc byte[256];
+        fixed (byte* path = watched.PathZ)
+            if (LibC.Stat(path, stat) != 0)
+                return false;
+        var span = new ReadOnlySpan<byte>(stat, 256);
+        long length = MemoryMarshal.Read<long>(span[SizeOffset..]);
+        long seconds = MemoryMarshal.Read<long>(span[MtimeOffset..]);
+        long nanoseconds = MemoryMarshal.Read<long>(span[(MtimeOffset + 8)..]);
+        long ticks = DateTime.UnixEpoch.Ticks + seconds * TimeSpan.TicksPerSecond + nanoseconds / 100;
+        return length == watched.Length && ticks == watched.MtimeTicks;
+    }
+}

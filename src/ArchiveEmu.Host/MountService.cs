@@ -1,0 +1,76 @@
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
+using ArchiveEmu.Host.Fuse;
+using ArchiveEmu.Host.Mount;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace ArchiveEmu.Host;
+
+/// <summary>
+/// Serves the modded game folder at the mount point while the host runs: mounts in <see cref="StartAsync"/>
+/// (a failure stops the host before it reports started), watches the mod folders for hot reload, and on
+/// Ctrl+C/SIGTERM (the host's lifetime) unmounts and logs per-archive read statistics.
+/// </summary>
+internal sealed class MountService(MountOptions options, IHostApplicationLifetime lifetime, ILogger<MountService> logger) : IHostedService
+{
+    private static readonly TimeSpan StopWait = TimeSpan.FromSeconds(3);
+
+    private ModdedGameFileSystem? _fs;
+    private FuseMount? _mount;
+    private ModFolderWatcher? _watcher;
+
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        var mountPoint = Path.GetFullPath(options.MountPoint!);
+        var plan = new ModRouter(options.Game!, options.Mods).Resolve();
+        foreach (var conflict in plan.Conflicts)
+            logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
+                conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
+        var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
+            new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
+        // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
+        var pool = new FileHandlePool(1024, FileOptions.None);
+        var game = new EmulatedGame(plan, pool) { Cache = cache };
+        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, pool, logger);
+        _fs = new ModdedGameFileSystem(game, pool, builder, logger);
+
+        _mount = FuseMount.Start(_fs, mountPoint, MountArguments(), options.Threads);
+        _mount.EndedUnexpectedly += code =>
+        {
+            logger.LogWarning("the mount at {MountPoint} went away (fuse loop ended with {Code}); stopping", mountPoint, code);
+            lifetime.StopApplication();
+        };
+        _fs.Invalidate = _mount.Invalidate;
+        if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
+            logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
+        _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs), _fs.Reload,
+            message => logger.LogWarning("{Message}", message));
+        logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge})",
+            plan.GameFolder, plan.Mods.Count, mountPoint, plan.Archives.Count, plan.Overrides.Count,
+            cache?.Folder ?? "off", options.Merge);
+        return Task.CompletedTask;
+    }
+
+    // ro + default_permissions: the kernel refuses writes (EROFS) and checks modes itself. Attribute and entry
+    // caching is short for pass-through files the host does not watch; a hot reload invalidates the paths it changes.
+    private static string MountArguments() =>
+        "ro,default_permissions,fsname=archiveemu,subtype=archiveemu,attr_timeout=5,entry_timeout=5,negative_timeout=0";
+
+    public Task StopAsync(CancellationToken cancellationToken)
+    {
+        _watcher?.Dispose();
+        if (_mount is not null)
+        {
+            bool ended = _mount.Stop(StopWait);
+            if (ended)
+                logger.LogInformation("unmounted {MountPoint}", Path.GetFullPath(options.MountPoint!));
+            else
+                logger.LogWarning("unmounted {MountPoint} lazily; a process still had it busy after {Seconds} s", options.MountPoint, StopWait.TotalSeconds);
+        }
+        _fs?.LogStatistics();
+        _fs?.Dispose();
+        return Task.CompletedTask;
+    }
+}

@@ -1,0 +1,106 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using System.Text;
+using ArchiveEmu.Host.Fuse;
+
+namespace ArchiveEmu.Host.Tests.Mount;
+
+/// <summary>
+/// The host (or <c>archiveemu mount</c>) running as a child process, as a user runs it. Disposing it
+/// always leaves nothing behind: SIGTERM, then a lazy fusermount3 and a kill if it is still there.
+/// </summary>
+internal sealed partial class HostProcess : IDisposable
+{
+    private readonly Process _process;
+    private readonly StringBuilder _output = new();
+
+    private HostProcess(Process process, string mountPoint)
+    {
+        _process = process;
+        MountPoint = mountPoint;
+    }
+
+    public string MountPoint { get; }
+    public int Id => _process.Id;
+
+    public string Output
+    {
+        get { lock (_output) return _output.ToString(); }
+    }
+
+    /// <summary>Starts ArchiveEmu.Host.dll with host configuration arguments.</summary>
+    public static HostProcess StartHost(string mountPoint, params string[] args) =>
+        Start(mountPoint, [Path.Combine(AppContext.BaseDirectory, "ArchiveEmu.Host.dll"), .. args]);
+
+    /// <summary>Starts <c>archiveemu</c> (mount) with CLI arguments.</summary>
+    public static HostProcess StartCli(string mountPoint, params string[] args) =>
+        Start(mountPoint, [Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. args]);
+
+    private static HostProcess Start(string mountPoint, string[] args)
+    {
+        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        info.ArgumentList.Add("exec");
+        foreach (var arg in args)
+            info.ArgumentList.Add(arg);
+        var process = Process.Start(info) ?? throw new InvalidOperationException("could not start dotnet");
+        var host = new HostProcess(process, mountPoint);
+        process.OutputDataReceived += (_, e) => host.Append(e.Data);
+        process.ErrorDataReceived += (_, e) => host.Append(e.Data);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return host;
+    }
+
+    private void Append(string? line)
+    {
+        if (line is not null)
+            lock (_output)
+                _output.AppendLine(line);
+    }
+
+    /// <summary>Waits until the mount shows in /proc/self/mountinfo; fails with the host's output if it exits first.</summary>
+    public HostProcess WaitMounted()
+    {
+        var clock = Stopwatch.StartNew();
+        while (!MountPointState.IsMounted(MountPoint) || LibFuseProbe.IsDeadMount(MountPoint))
+        {
+            if (_process.HasExited)
+                Assert.Fail($"the host exited ({_process.ExitCode}) before mounting:\n{Output}");
+            if (clock.Elapsed > TimeSpan.FromSeconds(30))
+                Assert.Fail($"not mounted after 30 s:\n{Output}");
+            Thread.Sleep(50);
+        }
+        return this;
+    }
+
+    /// <summary>Waits for the process to exit by itself and returns its exit code.</summary>
+    public int WaitExit(TimeSpan timeout)
+    {
+        if (!_process.WaitForExit(timeout))
+            Assert.Fail($"still running after {timeout.TotalSeconds} s:\n{Output}");
+        _process.WaitForExit(); // drain the output readers
+        return _process.ExitCode;
+    }
+
+    public bool HasExited => _process.HasExited;
+
+    public void Terminate() => Kill(_process.Id, 15);
+
+    public void KillHard() => Kill(_process.Id, 9);
+
+    [LibraryImport("libc", EntryPoint = "kill")]
+    private static partial int Kill(int pid, int signal);
+
+    public void Dispose()
+    {
+        if (!_process.HasExited)
+        {
+            Terminate();
+            if (!_process.WaitForExit(TimeSpan.FromSeconds(10)))
+                _process.Kill(entireProcessTree: true);
+        }
+        if (MountPointState.IsMounted(MountPoint) || LibFuseProbe.IsDeadMount(MountPoint))
+            TestSupport.ExternalTool.Run("fusermount3", "-u", "-z", MountPoint);
+        _process.Dispose();
+    }
+}

@@ -1,0 +1,112 @@
+using System.Diagnostics;
+
+namespace ArchiveEmu.Host.Tests.Mount;
+
+/// <summary>The mount's life: `archiveemu mount` with merging, SIGTERM, hot reload, a dead mount left by a crash, a busy mount point.</summary>
+[NonParallelizable]
+public sealed class MountLifecycleTests
+{
+    private SampleGame _game = null!;
+
+    [SetUp]
+    public void CreateGame()
+    {
+        LibFuseProbe.RequireFuse();
+        _game = new SampleGame();
+    }
+
+    [TearDown]
+    public void DeleteGame() => _game?.Dispose();
+
+    [Test]
+    public void ArchiveemuMount_MergeAlways_ServesCatBytes_AndUnmountsWithin5sOfSigterm()
+    {
+        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
+            "--cache", _game.Cache, "--merge", "always", _game.MountPoint).WaitMounted();
+        foreach (var file in _game.VisibleFiles)
+            Assert.That(File.ReadAllBytes(_game.Mounted(file)), Is.EqualTo(_game.Cat(file)), file);
+
+        var clock = Stopwatch.StartNew();
+        host.Terminate();
+        int code = host.WaitExit(TimeSpan.FromSeconds(5));
+        Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(5)));
+        Assert.That(code, Is.Zero, host.Output);
+        Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False);
+        Assert.That(host.Output, Does.Contain("built data/textures.afs: merged"));
+        Assert.That(host.Output, Does.Contain("read statistics data/textures.afs"));
+        Assert.That(host.Output, Does.Contain("unmounted"));
+    }
+
+    [Test]
+    public void HotReload_ModFileRewritten_NewOpensSeeNewBytes_OldHandleStaysConsistentOrFails()
+    {
+        using var host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted();
+        var before = _game.Cat("data/textures.afs");
+        using var old = new FileStream(_game.Mounted("data/textures.afs"), FileMode.Open, FileAccess.Read, FileShare.Read, 1);
+        var head = new byte[4096];
+        old.ReadExactly(head);
+        Assert.That(head, Is.EqualTo(before[..4096]));
+
+        File.WriteAllBytes(Path.Combine(_game.Mods[0], "data/textures.afs/0005_hero.dds"), TestSupport.TestData.Random(5, 12_345)); // in place
+        var after = _game.Cat("data/textures.afs");
+        Assert.That(after, Is.Not.EqualTo(before));
+        var clock = Stopwatch.StartNew();
+        while (!ReadsAs(_game.Mounted("data/textures.afs"), after))
+        {
+            if (clock.Elapsed > TimeSpan.FromSeconds(15))
+                Assert.Fail($"the mount never served the new version:\n{host.Output}");
+            Thread.Sleep(100);
+        }
+
+        // The handle opened before the change: the old bytes, or an I/O error — never a mix.
+        var rest = new MemoryStream();
+        try
+        {
+            old.CopyTo(rest);
+            Assert.That(rest.ToArray(), Is.EqualTo(before[4096..]));
+        }
+        catch (IOException)
+        {
+            Assert.That(before[4096..].AsSpan().StartsWith(rest.ToArray()), "bytes read before the error are the old version's");
+        }
+        Assert.That(host.Output, Does.Contain("hot reload: 1 archive(s)"));
+        Assert.That(host.Output.Split("built data/textures.afs").Length - 1, Is.EqualTo(2), host.Output);
+    }
+
+    // Until the debounced reload swaps versions, a new open still gets the old version, whose changed input makes it EIO.
+    private static bool ReadsAs(string path, byte[] expected)
+    {
+        try
+        {
+            return File.ReadAllBytes(path).SequenceEqual(expected);
+        }
+        catch (IOException)
+        {
+            return false;
+        }
+    }
+
+    [Test]
+    public void DeadMountLeftByAKilledHost_IsUnmountedAndReplacedOnTheNextStart()
+    {
+        using (var crashed = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted())
+        {
+            crashed.KillHard();
+            crashed.WaitExit(TimeSpan.FromSeconds(5));
+            Assert.That(LibFuseProbe.IsDeadMount(_game.MountPoint), Is.True);
+            using var next = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted();
+            Assert.That(File.ReadAllBytes(_game.Mounted("data/voice.afs")), Is.EqualTo(File.ReadAllBytes(Path.Combine(_game.Game, "data/voice.afs"))));
+            Assert.That(next.Output, Does.Contain("found a dead FUSE mount"));
+        }
+    }
+
+    [Test]
+    public void MountPointNotEmpty_OneClearLine_Exit1()
+    {
+        File.WriteAllText(Path.Combine(_game.MountPoint, "something"), "x");
+        using var host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never"));
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1));
+        Assert.That(host.Output.Trim().Split('\n'), Has.Length.EqualTo(1), host.Output);
+        Assert.That(host.Output, Does.Contain("mount point is not empty"));
+    }
+}

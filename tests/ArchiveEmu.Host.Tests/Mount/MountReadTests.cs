@@ -1,0 +1,125 @@
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Host.Tests.Mount;
+
+/// <summary>
+/// One mount of the sample game (emulation, --merge never) read by programs nobody here wrote: every file
+/// byte for byte against <c>archiveemu cat</c> and the originals, unzip -t, tar -tf, ls -l, writes, 16 threads.
+/// </summary>
+[NonParallelizable]
+public sealed class MountReadTests
+{
+    private SampleGame _game = null!;
+    private HostProcess _host = null!;
+
+    [OneTimeSetUp]
+    public void MountSampleGame()
+    {
+        LibFuseProbe.RequireFuse();
+        _game = new SampleGame();
+        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted();
+    }
+
+    [OneTimeTearDown]
+    public void Unmount()
+    {
+        _host?.Dispose();
+        _game?.Dispose();
+    }
+
+    [Test]
+    public void EveryFile_ReadThroughTheMount_IsWhatArchiveemuCatWrites()
+    {
+        foreach (var file in _game.VisibleFiles)
+            Assert.That(File.ReadAllBytes(_game.Mounted(file)), Is.EqualTo(_game.Cat(file)), file);
+    }
+
+    [Test]
+    public void FilesNoModTouches_ReadThroughTheMount_AreTheOriginals()
+    {
+        foreach (var file in new[] { "data/ui.zip", "data/voice.afs" })
+            Assert.That(File.ReadAllBytes(_game.Mounted(file)), Is.EqualTo(File.ReadAllBytes(Path.Combine(_game.Game, file))), file);
+        Assert.That(File.ReadAllBytes(_game.Mounted("data/textures.afs")), Is.Not.EqualTo(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs"))));
+        Assert.That(File.ReadAllText(_game.Mounted("data/readme.txt")), Is.EqualTo(File.ReadAllText(Path.Combine(_game.Mods[1], "data/readme.txt"))));
+    }
+
+    [Test]
+    public void LsLong_ShowsEveryFileWithItsEmulatedSize_AndNoWriteBits()
+    {
+        var ls = ExternalTool.Run("ls", "-lnR", _game.MountPoint);
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        var sizes = new Dictionary<string, long>();
+        string folder = "";
+        foreach (var line in ls.StdOut.Split('\n', StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (line.EndsWith(':'))
+                folder = Path.GetRelativePath(_game.MountPoint, line.TrimEnd(':')).Replace('\\', '/');
+            var fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            if (fields.Length >= 9 && fields[0].StartsWith('-'))
+            {
+                Assert.That(fields[0], Does.Not.Contain("w"), line);
+                sizes[folder == "." ? fields[^1] : $"{folder}/{fields[^1]}"] = long.Parse(fields[4], System.Globalization.CultureInfo.InvariantCulture);
+            }
+        }
+        Assert.That(sizes.Keys, Is.EquivalentTo(_game.VisibleFiles));
+        foreach (var file in _game.VisibleFiles)
+            Assert.That(sizes[file], Is.EqualTo(_game.Cat(file).Length), file);
+    }
+
+    [Test]
+    public void UnzipTest_OnTheMountedZip_FindsNoErrors()
+    {
+        var unzip = ExternalTool.Run("unzip", "-t", _game.Mounted("data/ui.zip"));
+        Assert.That(unzip.ExitCode, Is.Zero, unzip.ToString());
+        Assert.That(unzip.StdOut, Does.Contain("No errors detected"));
+    }
+
+    [Test]
+    public void Tar_OnTheMountedTar_ListsAndExtractsTheModdedMembers()
+    {
+        var list = ExternalTool.Run("tar", "-tf", _game.Mounted("data/bundle.tar"));
+        Assert.That(list.ExitCode, Is.Zero, list.ToString());
+        Assert.That(list.StdOut.Split('\n', StringSplitOptions.RemoveEmptyEntries), Is.EqualTo(new[] { "a.txt", "b.txt", "c.txt" }));
+        var member = ExternalTool.Run("tar", "-xOf", _game.Mounted("data/bundle.tar"), "b.txt");
+        Assert.That(member.StdOut, Is.EqualTo("bravo, modded\n"));
+    }
+
+    [TestCase("echo x >> {0}/data/readme.txt")]
+    [TestCase("echo x > {0}/data/new.txt")]
+    [TestCase("mkdir {0}/data/newdir")]
+    [TestCase("rm {0}/data/voice.afs")]
+    [TestCase("touch {0}/data/ui.zip")]
+    public void Writing_AnyWay_FailsWithReadOnlyFileSystem(string command)
+    {
+        var result = ExternalTool.Run("sh", "-c", string.Format(System.Globalization.CultureInfo.InvariantCulture, command, _game.MountPoint));
+        Assert.That(result.ExitCode, Is.Not.Zero, result.ToString());
+        Assert.That(result.StdErr, Does.Contain("Read-only file system"), result.ToString());
+    }
+
+    [Test]
+    public void SixteenThreads_ReadingAtOnce_EachGetTheRightBytes()
+    {
+        var files = new[] { "data/textures.afs", "data/bundle.tar", "data/ui.zip" };
+        var expected = files.ToDictionary(f => f, _game.Cat);
+        var failures = new System.Collections.Concurrent.ConcurrentBag<string>();
+        var threads = Enumerable.Range(0, 16).Select(t => new Thread(() =>
+        {
+            var random = new Random(t);
+            for (int i = 0; i < 200; i++)
+            {
+                var file = files[random.Next(files.Length)];
+                var bytes = expected[file];
+                using var handle = File.OpenHandle(_game.Mounted(file));
+                int offset = random.Next(bytes.Length);
+                var buffer = new byte[random.Next(1, 70_000)];
+                int read = RandomAccess.Read(handle, buffer, offset);
+                int want = Math.Min(buffer.Length, bytes.Length - offset);
+                if (read != want || !buffer.AsSpan(0, read).SequenceEqual(bytes.AsSpan(offset, read)))
+                    failures.Add($"thread {t}: {file} at {offset}: read {read} of {want}, bytes differ");
+            }
+        })).ToList();
+        threads.ForEach(t => t.Start());
+        threads.ForEach(t => t.Join());
+        Assert.That(failures, Is.Empty);
+    }
+}

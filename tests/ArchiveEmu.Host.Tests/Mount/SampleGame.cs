@@ -1,0 +1,84 @@
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Host.Tests.Mount;
+
+/// <summary>
+/// A writable copy of fixtures/ (game + hd-textures + ui-fix) plus a tar archive and a mod for it, a cache
+/// folder and an empty mount point, all in one temp folder. Expected bytes come from <c>archiveemu cat</c>.
+/// </summary>
+internal sealed class SampleGame : IDisposable
+{
+    private readonly TempDirectory _temp = new("mount");
+
+    public SampleGame()
+    {
+        Copy(Fixture("game"), Game);
+        Copy(Fixture("mods/hd-textures"), Path.Combine(Root, "mods", "hd-textures"));
+        Copy(Fixture("mods/ui-fix"), Path.Combine(Root, "mods", "ui-fix"));
+
+        // A tar the mods change: member b.txt replaced, c.txt added.
+        _temp.Write("tar-src/a.txt", "alpha\n"u8.ToArray());
+        _temp.Write("tar-src/b.txt", "bravo\n"u8.ToArray());
+        var tar = ExternalTool.Run("tar", "--format=ustar", "-cf", Path.Combine(Game, "data", "bundle.tar"), "-C", _temp["tar-src"], "a.txt", "b.txt");
+        Assert.That(tar.ExitCode, Is.Zero, tar.ToString());
+        _temp.Write("mods/ui-fix/data/bundle.tar/b.txt", "bravo, modded\n"u8.ToArray());
+        _temp.Write("mods/ui-fix/data/bundle.tar/c.txt", "charlie, added\n"u8.ToArray());
+        _temp.Write("mods/ui-fix/extras/new-folder/added.txt", "a file only a mod has\n"u8.ToArray());
+        Directory.CreateDirectory(MountPoint);
+        Directory.CreateDirectory(Cache);
+    }
+
+    public string Root => _temp.Path;
+    public string Game => _temp["game"];
+    public string MountPoint => _temp["mnt"];
+    public string Cache => _temp["cache"];
+    public string[] Mods => [_temp["mods/hd-textures"], _temp["mods/ui-fix"]];
+
+    /// <summary>Every path a reader of the mount sees, relative, '/' separators.</summary>
+    public string[] VisibleFiles =>
+    [
+        "data/bundle.tar", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "extras/new-folder/added.txt",
+    ];
+
+    /// <summary>The host's configuration arguments for this game.</summary>
+    public string[] HostArgs(string merge, params string[] extra) =>
+    [
+        $"--ArchiveEmu:Game={Game}", $"--ArchiveEmu:Mods:0={Mods[0]}", $"--ArchiveEmu:Mods:1={Mods[1]}",
+        $"--ArchiveEmu:MountPoint={MountPoint}", $"--ArchiveEmu:Cache={Cache}", $"--ArchiveEmu:Merge={merge}",
+        "--ArchiveEmu:ReloadDebounceMs=100", .. extra,
+    ];
+
+    /// <summary>What <c>archiveemu cat</c> (emulation, no cache) says a reader sees at <paramref name="relative"/>.</summary>
+    public byte[] Cat(string relative)
+    {
+        var output = _temp[$"cat-{Guid.NewGuid():N}"];
+        var result = ExternalTool.Run("dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "cat",
+            "--game", Game, "--mod", Mods[0], "--mod", Mods[1], "--no-cache", relative, "-o", output);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        var bytes = File.ReadAllBytes(output);
+        File.Delete(output);
+        return bytes;
+    }
+
+    public string Mounted(string relative) => Path.Combine(MountPoint, relative);
+
+    private static string Fixture(string relative)
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+            if (File.Exists(Path.Combine(dir.FullName, "ArchiveEmu.sln")))
+                return Path.Combine(dir.FullName, "fixtures", relative);
+        throw new InvalidOperationException("ArchiveEmu.sln not found above the test binaries");
+    }
+
+    private static void Copy(string from, string to)
+    {
+        foreach (var file in Directory.EnumerateFiles(from, "*", SearchOption.AllDirectories))
+        {
+            var target = Path.Combine(to, Path.GetRelativePath(from, file));
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            File.Copy(file, target);
+        }
+    }
+
+    public void Dispose() => _temp.Dispose();
+}

@@ -15,15 +15,23 @@ public sealed class ArchiveFileReader : IDisposable
     public const int MaxHeaderRead = 256 << 20;
 
     private readonly SafeFileHandle _handle;
+    private readonly long _base;
 
-    private ArchiveFileReader(string path, SafeFileHandle handle)
+    private ArchiveFileReader(ArchiveSource source, SafeFileHandle handle)
     {
-        Path = path;
+        Source = source;
         _handle = handle;
-        Length = RandomAccess.GetLength(handle);
+        _base = source.Offset;
+        Length = source.Length;
     }
 
-    public string Path { get; }
+    /// <summary>The archive read: a whole file or a slice of one. Offsets given to this reader are relative to its start.</summary>
+    public ArchiveSource Source { get; }
+
+    /// <summary>How errors name the archive (the path, plus the slice when it is one).</summary>
+    public string Path => Source.Name;
+
+    /// <summary>The archive's size (the slice's, for a slice).</summary>
     public long Length { get; }
 
     /// <summary>Opens <paramref name="path"/> for reading; a missing file is a <see cref="FileNotFoundException"/> naming it.</summary>
@@ -32,12 +40,34 @@ public sealed class ArchiveFileReader : IDisposable
         var full = System.IO.Path.GetFullPath(path);
         try
         {
-            return new ArchiveFileReader(full, File.OpenHandle(full, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete));
+            return Open(ArchiveSource.File(full));
         }
         catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
         {
             throw new FileNotFoundException($"{full}: file not found", full, e);
         }
+    }
+
+    /// <summary>Opens the archive at <paramref name="source"/>; the file must still be as the source saw it (an IOException names it otherwise).</summary>
+    public static ArchiveFileReader Open(ArchiveSource source)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        SafeFileHandle handle;
+        try
+        {
+            handle = File.OpenHandle(source.Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+        {
+            throw new FileNotFoundException($"{source.Path}: file not found", source.Path, e);
+        }
+        var now = VirtualFiles.FileIdentity.Of(handle);
+        if (now != source.Identity)
+        {
+            handle.Dispose();
+            throw new IOException($"{source.Path}: file changed since it was found (was {source.Identity}; now {now})");
+        }
+        return new ArchiveFileReader(source, handle);
     }
 
     /// <summary>Throws an <see cref="ArchiveFormatException"/> for this file.</summary>
@@ -59,7 +89,7 @@ public sealed class ArchiveFileReader : IDisposable
         Require(offset, destination.Length, what);
         while (!destination.IsEmpty)
         {
-            int n = RandomAccess.Read(_handle, destination, offset);
+            int n = RandomAccess.Read(_handle, destination, _base + offset);
             if (n == 0)
                 throw Corrupt(offset, $"{what}: file ended early while reading");
             destination = destination[n..];

@@ -26,8 +26,29 @@ public static class ArchiveFormats
     public static IArchiveFormat? Detect(string path)
     {
         using var reader = ArchiveFileReader.Open(path);
+        return Detect(reader);
+    }
+
+    /// <summary>The format of the archive at <paramref name="source"/> (a file or a slice of one), or null if none recognises it.</summary>
+    public static IArchiveFormat? Detect(ArchiveSource source)
+    {
+        using var reader = ArchiveFileReader.Open(source);
+        return Detect(reader);
+    }
+
+    private static IArchiveFormat? Detect(ArchiveFileReader reader)
+    {
         var head = reader.ReadHead(DetectHeadSize);
         return All.FirstOrDefault(f => f.Detect(head, reader.Length));
+    }
+
+    /// <summary>Detects the format and reads the index; an unknown format is an <see cref="ArchiveFormatException"/>.</summary>
+    public static ArchiveIndex ReadIndex(ArchiveSource source)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        var format = Detect(source) ?? throw new ArchiveFormatException(source.Name, 0,
+            "not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
+        return format.ReadIndex(source);
     }
 
     /// <summary>Detects the format and reads the index; an unknown format is an <see cref="ArchiveFormatException"/>.</summary>

@@ -15,18 +15,35 @@ public sealed record ArchiveEntry(int Index, string? Name, long Offset, long Siz
 /// </summary>
 public abstract class ArchiveIndex
 {
-    protected ArchiveIndex(string path, FileIdentity identity, IReadOnlyList<ArchiveEntry> entries)
+    protected ArchiveIndex(ArchiveSource source, IReadOnlyList<ArchiveEntry> entries)
     {
-        Path = path;
-        Identity = identity;
+        Source = source;
         Entries = entries;
     }
 
-    /// <summary>Full path of the original archive.</summary>
-    public string Path { get; }
+    /// <summary>Where the archive's bytes are: a whole file or a slice of one. Entry offsets are relative to its start.</summary>
+    public ArchiveSource Source { get; }
 
-    /// <summary>The original's size and mtime when the index was read.</summary>
-    public FileIdentity Identity { get; }
+    /// <summary>Full path of the file holding the original archive.</summary>
+    public string Path => Source.Path;
+
+    /// <summary>The holding file's size and mtime when the index was read.</summary>
+    public FileIdentity Identity => Source.Identity;
+
+    /// <summary>The archive's size in bytes (the file's, unless it is a slice).</summary>
+    public long Length => Source.Length;
+
+    /// <summary>
+    /// Appends bytes [<paramref name="offset"/>, +<paramref name="length"/>) of the original archive to <paramref name="builder"/>:
+    /// a slice of the holding file, shifted by where the archive starts in it, pinned to the identity the index was read with.
+    /// </summary>
+    public void AppendOriginal(VirtualFileBuilder builder, long offset, long length)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        if (offset < 0 || length < 0 || offset > Source.Length - length)
+            throw new ArgumentOutOfRangeException(nameof(offset), $"[{offset}, {offset + length}) is outside the {Source.Length}-byte archive {Source.Name}");
+        builder.AppendFile(Source.Path, Source.Offset + offset, length, Source.Identity);
+    }
 
     public IReadOnlyList<ArchiveEntry> Entries { get; }
 

@@ -38,6 +38,12 @@ public interface IArchiveFormat
     ArchiveIndex ReadIndex(string path);
 
     /// <summary>
+    /// Reads and validates the index of the archive at <paramref name="source"/>: a whole file, or a slice of one
+    /// (an archive stored inside another), read in place. Offsets in the index are relative to the slice.
+    /// </summary>
+    ArchiveIndex ReadIndex(ArchiveSource source);
+
+    /// <summary>
     /// Builds the emulated archive: <paramref name="original"/> (from this format's ReadIndex) with
     /// <paramref name="patch"/> applied. Unchanged entries are slices of the original, injected ones
     /// slices of their inputs, headers rebuilt in memory. A change the format cannot express (a delete

@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.MergedCache;
 /// </summary>
 internal static class ArchiveLayout
 {
-    private const byte Version = 1;
+    private const byte Version = 2; // 2: the original may be a slice of a file (offset and length stored)
     private enum Kind : byte { File = 0, Memory = 1, Zeros = 2 }
 
     public static byte[] Serialize(EmulatedArchive archive)
@@ -21,6 +21,8 @@ internal static class ArchiveLayout
         w.Write(archive.Original.Format.Name);
         w.Write(archive.Original.Path);
         WriteIdentity(w, archive.Original.Identity);
+        w.Write(archive.Original.Source.Offset);
+        w.Write(archive.Original.Source.Length);
         w.Write(archive.Entries.Count);
         foreach (var e in archive.Entries)
         {
@@ -83,6 +85,9 @@ internal static class ArchiveLayout
         var format = ArchiveFormats.ByName(r.ReadString()) ?? throw new InvalidDataException("layout names an unknown format");
         string originalPath = r.ReadString();
         var originalIdentity = ReadIdentity(r);
+        long originalOffset = r.ReadInt64(), originalLength = r.ReadInt64();
+        if (originalOffset < 0 || originalLength < 0 || originalOffset > originalIdentity.Length - originalLength)
+            throw new InvalidDataException("layout's original slice is outside its file");
 
         var entries = new EmulatedEntry[Count(r, bytes, 10)];
         var origins = new Dictionary<string, string>(StringComparer.Ordinal); // a handful of mods for 65,536 entries: one string each
@@ -129,7 +134,7 @@ internal static class ArchiveLayout
                     throw new InvalidDataException($"layout segment {i} is malformed");
             }
         }
-        var original = new CachedArchiveIndex(originalPath, originalIdentity, format);
+        var original = new CachedArchiveIndex(new ArchiveSource(originalPath, originalOffset, originalLength, originalIdentity), format);
         return new EmulatedArchive(original, builder.Build(length), entries);
     }
 
@@ -153,11 +158,11 @@ internal static class ArchiveLayout
 }
 
 /// <summary>
-/// The original of an archive restored from the cache: its path, identity and format, without its
+/// The original of an archive restored from the cache: its source, identity and format, without its
 /// parsed entries (the point of the layout cache is not to parse it). It cannot be built from again.
 /// </summary>
-public sealed class CachedArchiveIndex(string path, FileIdentity identity, IArchiveFormat format)
-    : ArchiveIndex(path, identity, Array.Empty<ArchiveEntry>())
+public sealed class CachedArchiveIndex(ArchiveSource source, IArchiveFormat format)
+    : ArchiveIndex(source, Array.Empty<ArchiveEntry>())
 {
     public override IArchiveFormat Format { get; } = format;
 }

@@ -15,7 +15,7 @@ public sealed class ModRouter
 
     /// <param name="gameFolder">The game folder.</param>
     /// <param name="modFolders">Mod folders, lowest priority first.</param>
-    /// <param name="detect">Finds an archive's format (default: <see cref="ArchiveFormats.Detect"/>); null means "not an archive".</param>
+    /// <param name="detect">Finds an archive's format (default: <see cref="ArchiveFormats.Detect(string)"/>); null means "not an archive".</param>
     public ModRouter(string gameFolder, IReadOnlyList<string> modFolders, Func<string, IArchiveFormat?>? detect = null)
     {
         _game = RequireFolder(gameFolder, "game folder");

@@ -52,6 +52,7 @@ public sealed class FuzzCaseTests
         public StringComparer NameComparer => StringComparer.Ordinal;
         public bool Detect(ReadOnlySpan<byte> head, long length) => false;
         public ArchiveIndex ReadIndex(string path) => read(path);
+        public ArchiveIndex ReadIndex(ArchiveSource source) => read(source.Path);
         public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) => throw new NotSupportedException();
     }
 }

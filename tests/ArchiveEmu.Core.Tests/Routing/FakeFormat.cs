@@ -15,5 +15,6 @@ internal sealed class FakeFormat(EntryAddressing addressing, StringComparer name
     public StringComparer NameComparer => names;
     public bool Detect(ReadOnlySpan<byte> head, long length) => false;
     public ArchiveIndex ReadIndex(string path) => throw new InvalidOperationException("routing must not read archives");
+    public ArchiveIndex ReadIndex(ArchiveSource source) => throw new InvalidOperationException("routing must not read archives");
     public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) => throw new InvalidOperationException("routing must not build archives");
 }

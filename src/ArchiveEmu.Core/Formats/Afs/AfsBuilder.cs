@@ -17,7 +17,7 @@ internal static class AfsBuilder
         var builder = new VirtualFileBuilder(pool, expectedSegments: 3 * patch.Changes.Count + 8);
         if (patch.Changes.Count == 0)
         {
-            builder.AppendFile(original.Path, 0, original.Identity.Length);
+            original.AppendOriginal(builder, 0, original.Length);
             return new EmulatedArchive(original, builder.Build(),
                 original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
         }
@@ -44,9 +44,9 @@ internal static class AfsBuilder
             {
                 if (change is null && keepOriginalOffsets && old!.Offset >= builder.Position)
                 {
-                    builder.AppendFile(original.Path, builder.Position, old.Offset - builder.Position); // original padding, verbatim
+                    original.AppendOriginal(builder, builder.Position, old.Offset - builder.Position); // original padding, verbatim
                     offset = old.Offset;
-                    builder.AppendFile(original.Path, old.Offset, old.Size);
+                    original.AppendOriginal(builder, old.Offset, old.Size);
                 }
                 else
                 {
@@ -72,7 +72,7 @@ internal static class AfsBuilder
         AppendNameTable(original, builder, headerBytes, entries, count);
         builder.AppendPadding(AfsFormat.Alignment);
         if (builder.Position > uint.MaxValue)
-            throw new ArchiveFormatException(original.Path, 0, $"the emulated AFS archive would be {builder.Position} bytes; AFS offsets stop at 4 GiB");
+            throw new ArchiveFormatException(original.Source.Name, 0, $"the emulated AFS archive would be {builder.Position} bytes; AFS offsets stop at 4 GiB");
         return new EmulatedArchive(original, builder.Build(), entries);
     }
 
@@ -83,8 +83,8 @@ internal static class AfsBuilder
     private static void AppendOriginalWithPadding(VirtualFileBuilder builder, AfsIndex original, ArchiveEntry entry)
     {
         long padded = AfsFormat.RoundUp(entry.Offset + entry.Size) - entry.Offset;
-        bool paddingInFile = entry.Offset % AfsFormat.Alignment == 0 && entry.Offset + padded <= original.Identity.Length;
-        builder.AppendFile(original.Path, entry.Offset, paddingInFile ? padded : entry.Size);
+        bool paddingInFile = entry.Offset % AfsFormat.Alignment == 0 && entry.Offset + padded <= original.Length;
+        original.AppendOriginal(builder, entry.Offset, paddingInFile ? padded : entry.Size);
     }
 
     private static Dictionary<int, EntryChange> IndexChanges(AfsIndex original, ArchivePatch patch)
@@ -93,11 +93,11 @@ internal static class AfsBuilder
         foreach (var change in patch.Changes)
         {
             if (!change.Key.IsIndex || change.Key.Index < 0 || change.Key.Index >= 1 << 24)
-                throw new ArchiveFormatException(original.Path, 0, $"AFS entries are addressed by index from 0; '{change.Key}' (from {change.Origin}) is not one");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"AFS entries are addressed by index from 0; '{change.Key}' (from {change.Origin}) is not one");
             if (!changes.TryAdd(change.Key.Index, change))
-                throw new ArchiveFormatException(original.Path, 0, $"entry {change.Key.Index} is changed twice ({changes[change.Key.Index].Origin}, {change.Origin})");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry {change.Key.Index} is changed twice ({changes[change.Key.Index].Origin}, {change.Origin})");
             if (change.Input is { Length: > uint.MaxValue })
-                throw new ArchiveFormatException(original.Path, 0, $"entry {change.Key.Index}: {change.Input} is {change.Input.Length} bytes; AFS sizes stop at 4 GiB");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry {change.Key.Index}: {change.Input} is {change.Input.Length} bytes; AFS sizes stop at 4 GiB");
         }
         return changes;
     }

@@ -24,10 +24,11 @@ public sealed class AfsFormat : IArchiveFormat
         return count <= MaxEntries && 8 + 8 * count <= length;
     }
 
-    public ArchiveIndex ReadIndex(string path)
+    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+
+    public ArchiveIndex ReadIndex(ArchiveSource source)
     {
-        using var reader = ArchiveFileReader.Open(path);
-        var identity = FileIdentity.Of(reader.Path);
+        using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < 8 || !reader.ReadBytes(0, 4, "AFS magic").AsSpan().SequenceEqual("AFS\0"u8))
             throw reader.Corrupt(0, "not an AFS archive (no AFS\\0 magic)");
 
@@ -61,7 +62,7 @@ public sealed class AfsFormat : IArchiveFormat
             entries[i] = new ArchiveEntry(i, records is null ? null : AfsNames.Read(records, i), offset, size);
         }
         CheckNoOverlaps(reader, entries);
-        return new AfsIndex(reader.Path, identity, entries, firstData, placement, records);
+        return new AfsIndex(source, entries, firstData, placement, records);
     }
 
     public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>

@@ -18,9 +18,9 @@ public enum AfsNameTablePlacement
 /// <summary>The validated index of an AFS archive: entries, and the name table records when it has one.</summary>
 public sealed class AfsIndex : ArchiveIndex
 {
-    internal AfsIndex(string path, FileIdentity identity, IReadOnlyList<ArchiveEntry> entries,
+    internal AfsIndex(ArchiveSource source, IReadOnlyList<ArchiveEntry> entries,
         long firstDataOffset, AfsNameTablePlacement placement, byte[]? nameRecords)
-        : base(path, identity, entries)
+        : base(source, entries)
     {
         FirstDataOffset = firstDataOffset;
         Placement = placement;

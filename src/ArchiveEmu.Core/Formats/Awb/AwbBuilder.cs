@@ -16,7 +16,7 @@ internal static class AwbBuilder
         var builder = new VirtualFileBuilder(pool, expectedSegments: 2 * Math.Max(original.Entries.Count, patch.Changes.Count) + 8);
         if (patch.Changes.Count == 0)
         {
-            builder.AppendFile(original.Path, 0, original.Identity.Length);
+            original.AppendOriginal(builder, 0, original.Length);
             return new EmulatedArchive(original, builder.Build(),
                 original.Entries.Select(e => new EmulatedEntry(e.Index, null, e.Size, EntryState.Original, "original")).ToArray());
         }
@@ -45,9 +45,9 @@ internal static class AwbBuilder
             long gap = header.Align(builder.Position) - builder.Position;
             // Within a run, the original's own padding keeps the run one contiguous slice; it is padding
             // (not data) because it ends before this entry's aligned start in the original.
-            if (unchanged && originalEnd >= 0 && originalEnd + gap <= Math.Min(original.Header.Align(original.Positions[i]), original.Identity.Length))
+            if (unchanged && originalEnd >= 0 && originalEnd + gap <= Math.Min(original.Header.Align(original.Positions[i]), original.Length))
             {
-                builder.AppendFile(original.Path, originalEnd, gap);
+                original.AppendOriginal(builder, originalEnd, gap);
                 originalEnd += gap;
             }
             else
@@ -63,7 +63,7 @@ internal static class AwbBuilder
             }
             else if (old!.Size > 0)
             {
-                builder.AppendFile(original.Path, old.Offset, old.Size);
+                original.AppendOriginal(builder, old.Offset, old.Size);
                 originalEnd = old.Offset + old.Size;
             } // an empty unchanged entry neither starts nor breaks a run
             positions[i + 1] = builder.Position;
@@ -108,7 +108,7 @@ internal static class AwbBuilder
             if (i < oldCount)
                 ids[i] = original.Ids[i];
             else if (next > uint.MaxValue)
-                throw new ArchiveFormatException(original.Path, AwbHeader.Size, $"entry {i} would need id {next}; AWB ids stop at {uint.MaxValue}");
+                throw new ArchiveFormatException(original.Source.Name, AwbHeader.Size, $"entry {i} would need id {next}; AWB ids stop at {uint.MaxValue}");
             else
                 ids[i] = (uint)next++;
         }
@@ -121,11 +121,11 @@ internal static class AwbBuilder
         foreach (var change in patch.Changes)
         {
             if (!change.Key.IsIndex || change.Key.Index < 0 || change.Key.Index >= AwbFormat.MaxEntries)
-                throw new ArchiveFormatException(original.Path, 0, $"AWB entries are addressed by index from 0; '{change.Key}' (from {change.Origin}) is not one");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"AWB entries are addressed by index from 0; '{change.Key}' (from {change.Origin}) is not one");
             if (!changes.TryAdd(change.Key.Index, change))
-                throw new ArchiveFormatException(original.Path, 0, $"entry {change.Key.Index} is changed twice ({changes[change.Key.Index].Origin}, {change.Origin})");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry {change.Key.Index} is changed twice ({changes[change.Key.Index].Origin}, {change.Origin})");
             if (change.IsDelete && change.Key.Index >= original.Entries.Count)
-                throw new ArchiveFormatException(original.Path, 0, $"cannot delete entry {change.Key.Index} (from {change.Origin}): the archive has {original.Entries.Count} entries");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete entry {change.Key.Index} (from {change.Origin}): the archive has {original.Entries.Count} entries");
         }
         return changes;
     }

@@ -22,10 +22,11 @@ public sealed class AwbFormat : IArchiveFormat
         return count <= MaxEntries && AwbHeader.Size + count * head[6] + (count + 1) * head[5] <= length;
     }
 
-    public ArchiveIndex ReadIndex(string path)
+    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+
+    public ArchiveIndex ReadIndex(ArchiveSource source)
     {
-        using var reader = ArchiveFileReader.Open(path);
-        var identity = FileIdentity.Of(reader.Path);
+        using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < AwbHeader.Size)
             throw reader.Corrupt(0, $"the {reader.Length}-byte file is too short for an AWB header");
         var fixedPart = reader.ReadBytes(0, AwbHeader.Size, "AWB header");
@@ -51,7 +52,7 @@ public sealed class AwbFormat : IArchiveFormat
             // An empty entry may end before its aligned start; it is then size 0 at its end, inside the file.
             entries[i] = new ArchiveEntry(i, null, Math.Min(start, end), Math.Max(0, end - start));
         }
-        return new AwbIndex(reader.Path, identity, entries, header, ids, positions);
+        return new AwbIndex(source, entries, header, ids, positions);
     }
 
     public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>

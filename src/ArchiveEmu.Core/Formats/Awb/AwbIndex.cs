@@ -5,8 +5,8 @@ namespace ArchiveEmu.Core.Formats.Awb;
 /// <summary>The validated index of an AWB (AFS2) archive: entries, ids, positions and the header fields a rebuild keeps.</summary>
 public sealed class AwbIndex : ArchiveIndex
 {
-    internal AwbIndex(string path, FileIdentity identity, IReadOnlyList<ArchiveEntry> entries, AwbHeader header, uint[] ids, long[] positions)
-        : base(path, identity, entries)
+    internal AwbIndex(ArchiveSource source, IReadOnlyList<ArchiveEntry> entries, AwbHeader header, uint[] ids, long[] positions)
+        : base(source, entries)
     {
         Header = header;
         Ids = ids;

@@ -23,7 +23,7 @@ internal static class ImgBuilder
         var builder = new VirtualFileBuilder(pool, expectedSegments: 2 * (original.Records.Count + patch.Changes.Count) + 4);
         if (patch.Changes.Count == 0)
         {
-            builder.AppendFile(original.Path, 0, original.Identity.Length);
+            original.AppendOriginal(builder, 0, original.Length);
             return new EmulatedArchive(original, builder.Build(),
                 original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
         }
@@ -44,7 +44,7 @@ internal static class ImgBuilder
             if (p.Change is null)
             {
                 var record = p.Original!;
-                builder.AppendFile(original.Path, record.Sector * (long)ImgFormat.SectorSize, record.Sectors * (long)ImgFormat.SectorSize);
+                original.AppendOriginal(builder, record.Sector * (long)ImgFormat.SectorSize, record.Sectors * (long)ImgFormat.SectorSize);
                 streaming = record.Streaming;
             }
             else
@@ -54,7 +54,7 @@ internal static class ImgBuilder
             }
             long sectors = (builder.Position - start) / ImgFormat.SectorSize;
             if (start / ImgFormat.SectorSize > uint.MaxValue)
-                throw new ArchiveFormatException(original.Path, 0, $"entry '{p.Name}' would start at sector {start / ImgFormat.SectorSize}; IMG offsets stop at {uint.MaxValue}");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{p.Name}' would start at sector {start / ImgFormat.SectorSize}; IMG offsets stop at {uint.MaxValue}");
             WriteRecord(directory.AsSpan(ImgFormat.HeaderSize + ImgFormat.RecordSize * i, ImgFormat.RecordSize),
                 (uint)(start / ImgFormat.SectorSize), (ushort)sectors, streaming, p.NameField);
 
@@ -86,7 +86,7 @@ internal static class ImgBuilder
         foreach (var change in changes.Values.Where(c => !used.Contains(c.Key.Name!)))
         {
             if (change.IsDelete)
-                throw new ArchiveFormatException(original.Path, 0, $"cannot delete '{change.Key.Name}' (from {change.Origin}): no such entry");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete '{change.Key.Name}' (from {change.Origin}): no such entry");
             planned.Add(new Planned(change.Key.Name!, NewNameField(original, change), null, change));
         }
         return (planned, deleted);
@@ -98,12 +98,12 @@ internal static class ImgBuilder
         foreach (var change in patch.Changes)
         {
             if (change.Key.IsIndex || string.IsNullOrEmpty(change.Key.Name))
-                throw new ArchiveFormatException(original.Path, 0, $"IMG entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"IMG entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
             if (!changes.TryAdd(change.Key.Name, change))
-                throw new ArchiveFormatException(original.Path, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
             long sectors = ((change.Input?.Length ?? 0) + ImgFormat.SectorSize - 1) / ImgFormat.SectorSize;
             if (sectors > ushort.MaxValue)
-                throw new ArchiveFormatException(original.Path, 0,
+                throw new ArchiveFormatException(original.Source.Name, 0,
                     $"entry '{change.Key.Name}': {change.Input} is {change.Input!.Length} bytes ({sectors} sectors); IMG v2 sizes stop at {ushort.MaxValue} sectors");
         }
         return changes;
@@ -118,7 +118,7 @@ internal static class ImgBuilder
         if (fits)
             Encoding.ASCII.GetBytes(name, field);
         if (!fits || ImgFormat.TryParseName(field) != name)
-            throw new ArchiveFormatException(original.Path, 0,
+            throw new ArchiveFormatException(original.Source.Name, 0,
                 $"cannot add '{name}' (from {change.Origin}): IMG names are 1 to {MaxNameLength} printable ASCII characters with no folders");
         return field;
     }

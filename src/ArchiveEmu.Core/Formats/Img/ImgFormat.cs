@@ -30,10 +30,11 @@ public sealed class ImgFormat : IArchiveFormat
         return count <= MaxEntries && HeaderSize + RecordSize * count <= length;
     }
 
-    public ArchiveIndex ReadIndex(string path)
+    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+
+    public ArchiveIndex ReadIndex(ArchiveSource source)
     {
-        using var reader = ArchiveFileReader.Open(path);
-        var identity = FileIdentity.Of(reader.Path);
+        using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < HeaderSize)
             throw reader.Corrupt(0, $"the {reader.Length}-byte file is too short for an IMG header");
         if (!reader.ReadBytes(0, 4, "IMG magic").AsSpan().SequenceEqual("VER2"u8))
@@ -60,7 +61,7 @@ public sealed class ImgFormat : IArchiveFormat
             records[i] = record with { Name = name };
         }
         CheckNoOverlaps(reader, records);
-        return new ImgIndex(reader.Path, identity, records);
+        return new ImgIndex(source, records);
     }
 
     public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>

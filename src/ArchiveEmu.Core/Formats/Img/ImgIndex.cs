@@ -13,8 +13,8 @@ internal sealed record ImgRecord(string Name, byte[] NameField, uint Sector, ush
 /// <summary>The validated index of a GTA IMG v2 archive: its directory records in stored order.</summary>
 public sealed class ImgIndex : ArchiveIndex
 {
-    internal ImgIndex(string path, FileIdentity identity, IReadOnlyList<ImgRecord> records)
-        : base(path, identity, records.Select((r, i) => new ArchiveEntry(i, r.Name, r.Sector * (long)ImgFormat.SectorSize, r.Sectors * (long)ImgFormat.SectorSize)).ToArray())
+    internal ImgIndex(ArchiveSource source, IReadOnlyList<ImgRecord> records)
+        : base(source, records.Select((r, i) => new ArchiveEntry(i, r.Name, r.Sector * (long)ImgFormat.SectorSize, r.Sectors * (long)ImgFormat.SectorSize)).ToArray())
     {
         Records = records;
     }

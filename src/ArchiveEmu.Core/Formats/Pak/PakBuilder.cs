@@ -16,7 +16,7 @@ internal static class PakBuilder
         var builder = new VirtualFileBuilder(pool, expectedSegments: original.Records.Count + 3 * patch.Changes.Count + 4);
         if (patch.Changes.Count == 0)
         {
-            builder.AppendFile(original.Path, 0, original.Identity.Length);
+            original.AppendOriginal(builder, 0, original.Length);
             return new EmulatedArchive(original, builder.Build(),
                 original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
         }
@@ -34,7 +34,7 @@ internal static class PakBuilder
             var record = original.Records[i];
             if (!changes.TryGetValue(record.Name, out var change))
             {
-                builder.AppendFile(original.Path, record.RecordStart, record.RecordEnd - record.RecordStart);
+                original.AppendOriginal(builder, record.RecordStart, record.RecordEnd - record.RecordStart);
                 builder.AppendPadding(variant.Alignment); // only when the original's last record stops short of it at EOF
                 entries.Add(new EmulatedEntry(entries.Count, record.Name, record.Size, EntryState.Original, "original"));
                 continue;
@@ -53,16 +53,16 @@ internal static class PakBuilder
         {
             string name = change.Key.Name!;
             if (change.IsDelete)
-                throw new ArchiveFormatException(original.Path, 0, $"cannot delete '{name}' (from {change.Origin}): no such entry");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete '{name}' (from {change.Origin}): no such entry");
             if (!PakHeader.FitsNewRecord(variant, name))
-                throw new ArchiveFormatException(original.Path, 0,
+                throw new ArchiveFormatException(original.Source.Name, 0,
                     $"cannot add '{name}' (from {change.Origin}): a {variant} PAK name is printable ASCII of at most {variant.NameLength - 1} bytes");
             AppendRecord(builder, variant, name, change.Input!);
             entries.Add(new EmulatedEntry(entries.Count, name, change.Input!.Length, EntryState.Added, change.Origin, change.Input));
         }
 
         if (original.TailLength > 0)
-            builder.AppendFile(original.Path, original.TailOffset, original.TailLength);
+            original.AppendOriginal(builder, original.TailOffset, original.TailLength);
         if (variant.HasCount)
             variant.WriteInt32(countField, entries.Count);
         return new EmulatedArchive(original, builder.Build(), entries.Concat(deleted).ToArray());
@@ -81,11 +81,11 @@ internal static class PakBuilder
         foreach (var change in patch.Changes)
         {
             if (change.Key.IsIndex || string.IsNullOrEmpty(change.Key.Name))
-                throw new ArchiveFormatException(original.Path, 0, $"PAK entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"PAK entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
             if (!changes.TryAdd(change.Key.Name, change))
-                throw new ArchiveFormatException(original.Path, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
             if (change.Input is { Length: > int.MaxValue })
-                throw new ArchiveFormatException(original.Path, 0, $"entry '{change.Key.Name}': {change.Input} is {change.Input.Length} bytes; PAK sizes are s32");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}': {change.Input} is {change.Input.Length} bytes; PAK sizes are s32");
         }
         return changes;
     }

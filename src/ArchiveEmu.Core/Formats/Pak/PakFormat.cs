@@ -23,21 +23,22 @@ public sealed class PakFormat : IArchiveFormat
     /// <summary>The variant the head reads as, or null when it is not a PAK; never throws.</summary>
     public static PakVariant? DetectVariant(ReadOnlySpan<byte> head, long length) => PakProbe.Detect(head, length);
 
-    public ArchiveIndex ReadIndex(string path)
+    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+
+    public ArchiveIndex ReadIndex(ArchiveSource source)
     {
-        using var reader = ArchiveFileReader.Open(path);
-        var identity = FileIdentity.Of(reader.Path);
+        using var reader = ArchiveFileReader.Open(source);
         var head = reader.ReadHead(ArchiveFormats.DetectHeadSize);
         // A corrupt file matches no variant; the one that read furthest names the problem best.
         var variant = PakProbe.Detect(head, reader.Length) ?? PakProbe.BestGuess(head, reader.Length)
             ?? throw reader.Corrupt(0, "not an Atlus PAK archive (no variant of it has a well-formed first record)");
-        return ReadIndex(reader, identity, variant);
+        return ReadIndex(reader, variant);
     }
 
     public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
         PakBuilder.Build(original as PakIndex ?? throw new ArgumentException("not a PAK index", nameof(original)), patch, pool);
 
-    private static PakIndex ReadIndex(ArchiveFileReader reader, FileIdentity identity, PakVariant variant)
+    private static PakIndex ReadIndex(ArchiveFileReader reader, PakVariant variant)
     {
         long count = ReadCount(reader, variant);
         var records = new List<PakRecord>((int)Math.Min(count, 4096));
@@ -63,7 +64,7 @@ public sealed class PakFormat : IArchiveFormat
             records.Add(ReadRecord(reader, variant, header, at, records.Count));
             at = variant.NextRecordOffset(records[^1].DataOffset + records[^1].Size);
         }
-        return new PakIndex(reader.Path, identity, variant, records, terminator, Math.Min(at, reader.Length));
+        return new PakIndex(reader.Source, variant, records, terminator, Math.Min(at, reader.Length));
     }
 
     private static long ReadCount(ArchiveFileReader reader, PakVariant variant)

@@ -12,9 +12,9 @@ internal sealed record PakRecord(string Name, long RecordStart, int HeaderLength
 /// <summary>The validated index of an Atlus PAK archive: its variant, records, and what follows the last record.</summary>
 public sealed class PakIndex : ArchiveIndex
 {
-    internal PakIndex(string path, FileIdentity identity, PakVariant variant, IReadOnlyList<PakRecord> records,
+    internal PakIndex(ArchiveSource source, PakVariant variant, IReadOnlyList<PakRecord> records,
         bool hasTerminator, long tailOffset)
-        : base(path, identity, records.Select((r, i) => new ArchiveEntry(i, r.Name, r.DataOffset, r.Size)).ToArray())
+        : base(source, records.Select((r, i) => new ArchiveEntry(i, r.Name, r.DataOffset, r.Size)).ToArray())
     {
         Variant = variant;
         Records = records;
@@ -35,5 +35,5 @@ public sealed class PakIndex : ArchiveIndex
     public long TailOffset { get; }
 
     /// <summary>Bytes from <see cref="TailOffset"/> to EOF (the terminator included).</summary>
-    public long TailLength => Identity.Length - TailOffset;
+    public long TailLength => Length - TailOffset;
 }

@@ -17,7 +17,7 @@ internal static class TarBuilder
         var builder = new VirtualFileBuilder(pool);
         if (patch.Changes.Count == 0)
         {
-            builder.AppendFile(original.Path, 0, original.Identity.Length);
+            original.AppendOriginal(builder, 0, original.Length);
             return new EmulatedArchive(original, builder.Build(),
                 original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
         }
@@ -26,7 +26,7 @@ internal static class TarBuilder
         var used = new HashSet<string>(StringComparer.Ordinal);
         var entries = new List<EmulatedEntry>();
         var deleted = new List<EmulatedEntry>();
-        using var reader = ArchiveFileReader.Open(original.Path);
+        using var reader = ArchiveFileReader.Open(original.Source);
 
         for (int i = 0; i < original.Members.Count; i++)
         {
@@ -34,13 +34,13 @@ internal static class TarBuilder
             // "dir/" and "dir" are one path: a mod file named like a directory must not slip in beside it.
             if (!changes.TryGetValue(member.Name.TrimEnd('/'), out var change))
             {
-                builder.AppendFile(original.Path, member.RecordStart, member.RecordEnd - member.RecordStart);
+                original.AppendOriginal(builder, member.RecordStart, member.RecordEnd - member.RecordStart);
                 entries.Add(new EmulatedEntry(entries.Count, member.Name, member.Size, EntryState.Original, "original"));
                 continue;
             }
             used.Add(member.Name.TrimEnd('/'));
             if (!member.IsRegularFile)
-                throw new ArchiveFormatException(original.Path, member.HeaderOffset, $"'{member.Name}' (from {change.Origin}) is not a regular file in the tar; it cannot be replaced or deleted");
+                throw new ArchiveFormatException(original.Source.Name, member.HeaderOffset, $"'{member.Name}' (from {change.Origin}) is not a regular file in the tar; it cannot be replaced or deleted");
             if (change.IsDelete)
             {
                 deleted.Add(new EmulatedEntry(i, member.Name, 0, EntryState.Deleted, change.Origin));
@@ -54,7 +54,7 @@ internal static class TarBuilder
         foreach (var change in patch.Changes.Where(c => !used.Contains(c.Key.Name!)))
         {
             if (change.IsDelete)
-                throw new ArchiveFormatException(original.Path, 0, $"cannot delete '{change.Key.Name}' (from {change.Origin}): no such entry");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete '{change.Key.Name}' (from {change.Origin}): no such entry");
             AppendNew(builder, change.Key.Name!, change.Input!);
             entries.Add(new EmulatedEntry(entries.Count, change.Key.Name, change.Input!.Length, EntryState.Added, change.Origin, change.Input));
         }
@@ -69,9 +69,9 @@ internal static class TarBuilder
         foreach (var change in patch.Changes)
         {
             if (change.Key.IsIndex || string.IsNullOrEmpty(change.Key.Name))
-                throw new ArchiveFormatException(original.Path, 0, $"tar entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"tar entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
             if (!changes.TryAdd(change.Key.Name, change))
-                throw new ArchiveFormatException(original.Path, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
         }
         return changes;
     }

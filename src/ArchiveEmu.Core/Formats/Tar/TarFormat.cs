@@ -18,10 +18,11 @@ public sealed class TarFormat : IArchiveFormat
         head.Length >= BlockSize && head[..BlockSize].IndexOfAnyExcept((byte)0) >= 0 && ChecksumMatches(head[..BlockSize])
         && ParseNumber(head.Slice(SizeField, SizeLength)) is not null;
 
-    public ArchiveIndex ReadIndex(string path)
+    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+
+    public ArchiveIndex ReadIndex(ArchiveSource source)
     {
-        using var reader = ArchiveFileReader.Open(path);
-        var identity = FileIdentity.Of(reader.Path);
+        using var reader = ArchiveFileReader.Open(source);
         var members = new List<TarMember>();
         var header = new byte[BlockSize];
         long at = 0, recordStart = 0;
@@ -64,7 +65,7 @@ public sealed class TarFormat : IArchiveFormat
         }
         if (pax is not null || longName is not null)
             throw reader.Corrupt(at, "extension header with no member after it");
-        return new TarIndex(reader.Path, identity, members, Math.Min(at, reader.Length));
+        return new TarIndex(source, members, Math.Min(at, reader.Length));
     }
 
     public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>

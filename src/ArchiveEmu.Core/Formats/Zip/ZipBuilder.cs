@@ -23,7 +23,7 @@ internal static class ZipBuilder
         var builder = new VirtualFileBuilder(pool, expectedSegments: entries.Count + 2 * patch.Changes.Count + 4);
         if (patch.Changes.Count == 0)
         {
-            builder.AppendFile(original.Path, 0, original.Identity.Length, original.Identity);
+            original.AppendOriginal(builder, 0, original.Length);
             return new EmulatedArchive(original, builder.Build(),
                 entries.Select((e, i) => new EmulatedEntry(i, e.Name, e.UncompressedSize, EntryState.Original, "original")).ToArray());
         }
@@ -32,13 +32,13 @@ internal static class ZipBuilder
         var offsets = new long[entries.Count];
         var newFields = new ZipEntryFields?[entries.Count];
         if (original.PrefixLength > 0)
-            builder.AppendFile(original.Path, 0, original.PrefixLength, original.Identity); // a self-extractor stub stays in front
+            original.AppendOriginal(builder, 0, original.PrefixLength); // a self-extractor stub stays in front
         foreach (int i in original.FileOrder)
         {
             var e = entries[i];
             offsets[i] = builder.Position;
             if (changeOf[i] is not { } change)
-                builder.AppendFile(original.Path, e.LocalHeaderOffset, e.RecordEnd - e.LocalHeaderOffset, original.Identity);
+                original.AppendOriginal(builder, e.LocalHeaderOffset, e.RecordEnd - e.LocalHeaderOffset);
             else if (!change.IsDelete)
                 newFields[i] = AppendStored(builder, e.NameBytes, (ushort)(e.Flags & Utf8NameFlag), change.Input!, ZipEntryFields.Of(e));
         }
@@ -66,7 +66,7 @@ internal static class ZipBuilder
         for (int k = 0; k < added.Count; k++)
         {
             if (!ZipRecordWriter.TryAppendCentralRecord(directory, ZipRecordWriter.NewFileTemplate, addedFields[k], addedOffsets[k], addedNames[k], [], []))
-                throw new ArchiveFormatException(original.Path, 0, $"'{added[k].Key.Name}': central record too large");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"'{added[k].Key.Name}': central record too large");
             count++;
         }
         long directorySize = directory.WrittenCount;
@@ -98,7 +98,7 @@ internal static class ZipBuilder
         var extra = replaced is null ? ExtraWithout(extraRaw, Zip64ExtraId) : ExtraWithout(extraRaw, Zip64ExtraId, AesExtraId);
         var comment = raw[(CentralRecordSize + nameLength + extraLength)..];
         if (!ZipRecordWriter.TryAppendCentralRecord(directory, raw, replaced ?? ZipEntryFields.Of(e), offset, e.NameBytes, extra, comment))
-            throw new ArchiveFormatException(original.Path, e.CentralRecordOffset, $"'{e.Name}': no room for a zip64 block in its 64 KiB extra field");
+            throw new ArchiveFormatException(original.Source.Name, e.CentralRecordOffset, $"'{e.Name}': no room for a zip64 block in its 64 KiB extra field");
     }
 
     private static uint Crc32Of(EntryInput input)

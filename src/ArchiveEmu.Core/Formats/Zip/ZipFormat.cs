@@ -32,7 +32,9 @@ public sealed class ZipFormat : IArchiveFormat
         return (long)BinaryPrimitives.ReadUInt32LittleEndian(record[16..]) + BinaryPrimitives.ReadUInt32LittleEndian(record[12..]) == tail + end;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ZipIndexReader.Read(path);
+    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+
+    public ArchiveIndex ReadIndex(ArchiveSource source) => ZipIndexReader.Read(source);
 
     public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
         ZipBuilder.Build(original as ZipIndex ?? throw new ArgumentException("not a ZIP index", nameof(original)), patch, pool);

@@ -29,9 +29,9 @@ internal sealed record ZipEntry(string Name, ReadOnlyMemory<byte> CentralRecord,
 /// <summary>The validated index of a ZIP archive: central-directory entries with their local records, and the end record's comment.</summary>
 public sealed class ZipIndex : ArchiveIndex
 {
-    internal ZipIndex(string path, FileIdentity identity, IReadOnlyList<ZipEntry> zipEntries, int[] fileOrder,
+    internal ZipIndex(ArchiveSource source, IReadOnlyList<ZipEntry> zipEntries, int[] fileOrder,
         long centralDirectoryOffset, byte[] comment)
-        : base(path, identity, zipEntries.Select((e, i) => new ArchiveEntry(i, e.Name, e.DataOffset, e.CompressedSize)).ToArray())
+        : base(source, zipEntries.Select((e, i) => new ArchiveEntry(i, e.Name, e.DataOffset, e.CompressedSize)).ToArray())
     {
         ZipEntries = zipEntries;
         FileOrder = fileOrder;

@@ -14,15 +14,14 @@ internal static class ZipIndexReader
     private readonly record struct DirectoryLocation(long EndRecordOffset, long CountFieldOffset, long EntryCount,
         long Offset, long Size, long Limit, byte[] Comment);
 
-    public static ZipIndex Read(string path)
+    public static ZipIndex Read(ArchiveSource source)
     {
-        using var reader = ArchiveFileReader.Open(path);
-        var identity = FileIdentity.Of(reader.Path);
+        using var reader = ArchiveFileReader.Open(source);
         var location = FindCentralDirectory(reader);
         var directory = reader.ReadBytes(location.Offset, location.Size, "central directory");
         var entries = ParseCentralDirectory(reader, location, directory);
         var fileOrder = ReadLocalRecords(reader, entries, location.Offset);
-        return new ZipIndex(reader.Path, identity, entries, fileOrder, location.Offset, location.Comment);
+        return new ZipIndex(source, entries, fileOrder, location.Offset, location.Comment);
     }
 
     private static DirectoryLocation FindCentralDirectory(ArchiveFileReader reader)

@@ -56,5 +56,5 @@ internal static class ZipPatchPlan
         return System.Text.Encoding.UTF8.GetByteCount(name) <= ushort.MaxValue;
     }
 
-    private static ArchiveFormatException Refuse(ZipIndex original, string problem) => new(original.Path, 0, problem);
+    private static ArchiveFormatException Refuse(ZipIndex original, string problem) => new(original.Source.Name, 0, problem);
 }

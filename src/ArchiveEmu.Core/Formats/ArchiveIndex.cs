@@ -40,8 +40,9 @@ public abstract class ArchiveIndex
     public void AppendOriginal(VirtualFileBuilder builder, long offset, long length)
     {
         ArgumentNullException.ThrowIfNull(builder);
+        // A reader that accepted a truncated file can still ask for a record's padding past its end: that is the file's fault.
         if (offset < 0 || length < 0 || offset > Source.Length - length)
-            throw new ArgumentOutOfRangeException(nameof(offset), $"[{offset}, {offset + length}) is outside the {Source.Length}-byte archive {Source.Name}");
+            throw new ArchiveFormatException(Source.Name, offset, $"bytes [{offset}, {offset + length}) are past the end of the {Source.Length}-byte archive (truncated?)");
         builder.AppendFile(Source.Path, Source.Offset + offset, length, Source.Identity);
     }
 

@@ -37,6 +37,8 @@ public sealed class CacheKey
         text.Append("archiveemu-cache ").Append(CacheFormat.Version).Append('\n');
         text.Append("format ").Append(route.Format.Name).Append('\n');
         text.Append("route ").Append(route.GamePath).Append('\n');
+        if (route.Slice is { } slice)
+            text.Append("slice ").Append(slice.Offset).Append('+').Append(slice.Length).Append('\n');
         text.Append("original ").Append(Describe(FileIdentity.Of(route.GamePath))).Append('\n');
         for (int i = 0; i < mods.Count; i++)
             text.Append("mod ").Append(i).Append(' ').Append(mods[i]).Append('\n');

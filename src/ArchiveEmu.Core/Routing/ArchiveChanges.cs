@@ -7,17 +7,19 @@ internal sealed class ArchiveChanges
 {
     private readonly OrderedChanges<EntryKey, EntryChange> _changes;
 
-    public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format)
+    public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice = null)
     {
         RelativePath = relativePath;
         GamePath = gamePath;
         Format = format;
+        Slice = slice;
         _changes = new OrderedChanges<EntryKey, EntryChange>(new EntryKeyComparer(format.NameComparer));
     }
 
     public string RelativePath { get; }
     public string GamePath { get; }
     public IArchiveFormat Format { get; }
+    public ArchiveSource? Slice { get; }
 
     /// <summary>Adds every file below <paramref name="archiveFolder"/> (one mod's folder for this archive).</summary>
     public void AddMod(string modRoot, string modName, string archiveFolder)
@@ -35,7 +37,7 @@ internal sealed class ArchiveChanges
     }
 
     public ArchiveRoute ToRoute() => new(RelativePath, GamePath, Format, new ArchivePatch(_changes.Values),
-        _changes.Conflicts.Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1])).ToArray());
+        _changes.Conflicts.Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1])).ToArray(), Slice);
 
     private static IEnumerable<string> FilesBelow(string modRoot, string folder)
     {

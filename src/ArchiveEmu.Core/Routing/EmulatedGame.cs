@@ -73,5 +73,5 @@ public sealed class EmulatedGame
 
     /// <summary>Parses the original and builds the emulated archive, without the cache.</summary>
     public EmulatedArchive Build(ArchiveRoute route) =>
-        route.Format.Build(route.Format.ReadIndex(route.GamePath), route.Patch, _pool);
+        route.Format.Build(route.ReadOriginal(), route.Patch, _pool);
 }

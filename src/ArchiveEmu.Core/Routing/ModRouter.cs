@@ -12,15 +12,20 @@ public sealed class ModRouter
     private readonly string _game;
     private readonly IReadOnlyList<string> _mods;
     private readonly Func<string, IArchiveFormat?> _detect;
+    private readonly IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)> _slices;
 
     /// <param name="gameFolder">The game folder.</param>
     /// <param name="modFolders">Mod folders, lowest priority first.</param>
     /// <param name="detect">Finds an archive's format (default: <see cref="ArchiveFormats.Detect(string)"/>); null means "not an archive".</param>
-    public ModRouter(string gameFolder, IReadOnlyList<string> modFolders, Func<string, IArchiveFormat?>? detect = null)
+    /// <param name="slices">Archives stored inside other game files, by route (e.g. "data/bgm.cpk/voice.awb"): a mod folder
+    /// at that path holds entries for the inner archive, as for any other archive.</param>
+    public ModRouter(string gameFolder, IReadOnlyList<string> modFolders, Func<string, IArchiveFormat?>? detect = null,
+        IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)>? slices = null)
     {
         _game = RequireFolder(gameFolder, "game folder");
         _mods = modFolders.Select(m => RequireFolder(m, "mod folder")).ToArray();
         _detect = detect ?? ArchiveFormats.Detect;
+        _slices = slices ?? new Dictionary<string, (ArchiveSource, IArchiveFormat)>();
     }
 
     public RoutePlan Resolve()
@@ -44,7 +49,15 @@ public sealed class ModRouter
             string childRelative = relative.Length == 0 ? Path.GetFileName(path) : $"{relative}/{Path.GetFileName(path)}";
             string gamePath = Path.Combine(_game, childRelative);
 
-            if (isFolder && File.Exists(gamePath))
+            if (isFolder && _slices.TryGetValue(childRelative, out var slice))
+            {
+                if (!archives.TryGetValue(childRelative, out var changes))
+                    archives[childRelative] = changes = new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source);
+                changes.AddMod(modRoot, modName, path);
+            }
+            else if (isFolder && File.Exists(gamePath) && _slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))
+                Walk(modRoot, modName, path, childRelative, archives, overrides); // a container: the archives inside it are routes of their own
+            else if (isFolder && File.Exists(gamePath))
             {
                 GamePaths.RequireInside(_game, gamePath);
                 if (!archives.TryGetValue(childRelative, out var changes))

@@ -11,8 +11,14 @@ public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<s
 
 /// <summary>An archive of the game folder that mods change, and the resolved changes.</summary>
 /// <param name="RelativePath">Relative to the game folder, '/' separators.</param>
-/// <param name="GamePath">Full path of the original archive.</param>
-public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchiveFormat Format, ArchivePatch Patch, IReadOnlyList<RouteConflict> Conflicts);
+/// <param name="GamePath">Full path of the original archive (for an archive inside another file, of that file).</param>
+/// <param name="Slice">Set when the original is a slice of <paramref name="GamePath"/> (an archive stored inside another); null for the whole file.</param>
+public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchiveFormat Format, ArchivePatch Patch, IReadOnlyList<RouteConflict> Conflicts,
+    ArchiveSource? Slice = null)
+{
+    /// <summary>Reads and validates the original's index: the whole file, or the slice.</summary>
+    public ArchiveIndex ReadOriginal() => Slice is null ? Format.ReadIndex(GamePath) : Format.ReadIndex(Slice);
+}
 
 /// <summary>A plain file a mod replaces (or adds) as a whole, as in an overlay filesystem.</summary>
 public sealed record FileOverride(string RelativePath, string SourcePath, string Mod);

@@ -1,0 +1,105 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core;
+
+public sealed partial class ArchiveEmulator
+{
+    /// <summary>
+    /// The emulated archive at <paramref name="route"/> as it is now — from the merged cache when it holds a fresh
+    /// copy, else built (once, then kept until something changes). The caller disposes it; it never changes.
+    /// </summary>
+    public VirtualFile Open(string route)
+    {
+        var name = RouteName(route);
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            var resolved = Resolve(name);
+            if (Cache is not null && Cache.Find(CacheKey.For(resolved, _mods, _verifyContent)) is { Merged: not null } entry
+                && Cache.TryOpenMerged(entry, () => BuildNow(resolved).File) is { } merged)
+                return merged;
+            var built = Built(name, resolved).File;
+            return new VirtualFileBuilder(_pool).AppendSlice(built, 0, built.Length).Build(); // segments copied, not bytes
+        }
+    }
+
+    /// <summary>The emulated archive at <paramref name="route"/> as a read-only, seekable <see cref="Stream"/>. The caller disposes it.</summary>
+    public Stream OpenStream(string route) => new VirtualFileStream(Open(route), ownsFile: true);
+
+    /// <summary>Every entry of the emulated archive at <paramref name="route"/> and what produced it: the original, a mod folder, or an input added in code.</summary>
+    public IReadOnlyList<EntryOrigin> Describe(string route)
+    {
+        var name = RouteName(route);
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            return Built(name, Resolve(name)).Entries
+                .Select(e => new EntryOrigin(e.Index, e.Name, e.Size, e.State, e.Origin, e.Input)).ToArray();
+        }
+    }
+
+    /// <summary>
+    /// Packs the emulated archive at <paramref name="route"/> into the merged file cache (one contiguous extent, raw or
+    /// LZ4), so later opens read one blob instead of many files. Needs <see cref="ArchiveEmulatorOptions.CacheFolder"/>.
+    /// </summary>
+    public void Merge(string route, ChunkCompression compression = ChunkCompression.Lz4)
+    {
+        var name = RouteName(route);
+        Change(name, RouteChangeReason.Merged, () =>
+        {
+            var cache = Cache ?? throw new InvalidOperationException("this emulator has no cache folder (ArchiveEmulatorOptions.CacheFolder)");
+            var resolved = Resolve(name);
+            using var archive = BuildNow(resolved);
+            cache.Store(CacheKey.For(resolved, _mods, _verifyContent), archive, merge: true, compression);
+        });
+    }
+
+    private EmulatedArchive Built(string name, ArchiveRoute resolved)
+    {
+        if (!_built.TryGetValue(name, out var archive))
+            _built[name] = archive = BuildNow(resolved);
+        return archive;
+    }
+
+    private EmulatedArchive BuildNow(ArchiveRoute route) => route.Format.Build(route.ReadOriginal(), route.Patch, _pool);
+
+    // The route as mod folders and inputs make it now. Inputs added in code win over mod folders (reported as a conflict).
+    private ArchiveRoute Resolve(string name)
+    {
+        var fromMods = ModPlan().FindArchive(name);
+        var format = FormatOf(name);
+        var slice = _slices.TryGetValue(name, out var s) ? s.Source : null;
+        var gamePath = fromMods?.GamePath ?? slice?.Path ?? GamePaths.Resolve(GameFolder, name);
+        var changes = fromMods?.Patch.Changes.ToList() ?? new List<EntryChange>();
+        var conflicts = fromMods?.Conflicts.ToList() ?? new List<RouteConflict>();
+        foreach (var input in _inputs.Where(i => i.Route == name))
+        {
+            RequireUnchanged(input);
+            int at = changes.FindIndex(c => SameEntry(format, c.Key, input.Entry));
+            var change = new EntryChange(input.Entry, input.Input, input.Origin);
+            if (at < 0)
+            {
+                changes.Add(change);
+                continue;
+            }
+            conflicts.Add(new RouteConflict(name, input.Entry.ToString(), [changes[at].Origin, input.Origin], input.Origin));
+            changes[at] = change;
+        }
+        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice);
+    }
+
+    // A file input that changed or vanished since it was added is an error naming it, not bytes from another version.
+    private static void RequireUnchanged(EmulatorInput input)
+    {
+        if (input.Input is not { Path: { } path, Identity: { } identity })
+            return;
+        var now = File.Exists(path) ? FileIdentity.Of(path) : (FileIdentity?)null;
+        if (now != identity)
+            throw new IOException(now is null
+                ? $"{path}: input for {input.Route} entry {input.Entry} vanished since it was added"
+                : $"{path}: input for {input.Route} entry {input.Entry} changed since it was added (call Invalidate to take the new version)");
+    }
+}

@@ -1,0 +1,202 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core;
+
+/// <summary>
+/// The one type a mod loader starts from: a game folder, mod folders in priority order and inputs added in code
+/// (a loose file, a slice of a file, or bytes, for an index or a name in an archive), served as emulated archives.
+/// Every method may be called from any thread. A <see cref="VirtualFile"/> or stream handed out never changes
+/// under its reader: a change (an input added or removed, a route invalidated) applies to the next
+/// <see cref="Open"/>, and <see cref="RouteChanged"/> says which route changed.
+/// </summary>
+/// <remarks>
+/// Priority, lowest first: the original, the mod folders in the order added, then inputs added in code (which
+/// win over mod folders; a conflict is reported by <see cref="Describe"/> through the winning origin). Two inputs
+/// added in code for one entry of one route are refused: remove the first to replace it.
+/// </remarks>
+public sealed partial class ArchiveEmulator : IDisposable
+{
+    private readonly object _lock = new();
+    private readonly List<string> _mods = new();
+    private readonly List<EmulatorInput> _inputs = new();
+    private readonly Dictionary<string, (ArchiveSource Source, IArchiveFormat Format)> _slices = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, EmulatedArchive> _built = new(StringComparer.Ordinal);
+    private readonly FileHandlePool? _pool;
+    private readonly bool _verifyContent;
+    private RoutePlan? _modPlan; // the mod folders routed; null when a folder was added or removed, or a route invalidated
+    private long _nextId;
+    private bool _disposed;
+
+    /// <summary>Serves <paramref name="gameFolder"/>; a missing folder is a <see cref="DirectoryNotFoundException"/> naming it.</summary>
+    public ArchiveEmulator(string gameFolder, ArchiveEmulatorOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(gameFolder);
+        GameFolder = Path.GetFullPath(gameFolder);
+        if (!Directory.Exists(GameFolder))
+            throw new DirectoryNotFoundException($"{GameFolder}: game folder not found");
+        options ??= new ArchiveEmulatorOptions();
+        Cache = options.OpenCache();
+        _pool = options.Pool;
+        _verifyContent = options.VerifyContent;
+    }
+
+    /// <summary>Full path of the game folder.</summary>
+    public string GameFolder { get; }
+
+    /// <summary>The merged file cache, when <see cref="ArchiveEmulatorOptions.CacheFolder"/> was given.</summary>
+    public MergedFileCache? Cache { get; }
+
+    /// <summary>
+    /// Raised after a route's output changed (on the thread that changed it, outside the emulator's lock, so a
+    /// handler may call back into the emulator). Files already open keep their bytes.
+    /// </summary>
+    public event EventHandler<RouteChangedEventArgs>? RouteChanged;
+
+    /// <summary>Mod folders, lowest priority first.</summary>
+    public IReadOnlyList<string> ModFolders { get { lock (_lock) return _mods.ToArray(); } }
+
+    /// <summary>Adds a mod folder above the ones already added (it wins the entries they share).</summary>
+    public void AddModFolder(string folder)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        var full = Path.GetFullPath(folder);
+        if (!Directory.Exists(full))
+            throw new DirectoryNotFoundException($"{full}: mod folder not found");
+        ChangeModFolders(() =>
+        {
+            if (_mods.Contains(full, StringComparer.Ordinal))
+                throw new InvalidOperationException($"{full}: mod folder already added");
+            _mods.Add(full);
+        });
+    }
+
+    /// <summary>Removes a mod folder; false if it was not added.</summary>
+    public bool RemoveModFolder(string folder)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        bool removed = false;
+        ChangeModFolders(() => removed = _mods.Remove(Path.GetFullPath(folder)));
+        return removed;
+    }
+
+    /// <summary>
+    /// Declares an archive stored inside another file — an AWB in a CPK, a PAK inside a PAK entry — at
+    /// <paramref name="route"/> (for example "data/bgm.cpk/voice.awb"): bytes [<paramref name="offset"/>, +<paramref name="length"/>)
+    /// of <paramref name="containerPath"/>, read in place. Inputs and mod folders then target it like any archive.
+    /// </summary>
+    public void AddArchiveSlice(string route, string containerPath, long offset, long length)
+    {
+        var name = RouteName(route);
+        var source = ArchiveSource.Slice(containerPath, offset, length);
+        var format = ArchiveFormats.Detect(source) ?? throw new ArchiveFormatException(source.Name, 0,
+            "not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
+        Change(name, RouteChangeReason.InputAdded, () =>
+        {
+            if (!_slices.TryAdd(name, (source, format)))
+                throw new InvalidOperationException($"{name}: an archive slice is already declared at this route");
+            _modPlan = null;
+        });
+    }
+
+    /// <summary>Every archive route something targets (mod folders, inputs, declared slices), sorted.</summary>
+    public IReadOnlyList<string> Routes
+    {
+        get
+        {
+            lock (_lock)
+            {
+                ThrowIfDisposed();
+                return ModPlan().Archives.Select(a => a.RelativePath).Concat(_inputs.Select(i => i.Route)).Concat(_slices.Keys)
+                    .Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).ToArray();
+            }
+        }
+    }
+
+    /// <summary>
+    /// Forgets what was built for <paramref name="route"/> and looks again: mod folders are re-read and every file
+    /// input re-stat'ed (call it after changing a file an input points at). Raises <see cref="RouteChanged"/>.
+    /// </summary>
+    public void Invalidate(string route)
+    {
+        var name = RouteName(route);
+        Change(name, RouteChangeReason.Invalidated, () =>
+        {
+            _modPlan = null;
+            for (int i = 0; i < _inputs.Count; i++)
+            {
+                if (_inputs[i].Route == name && _inputs[i].Input is { Path: not null } input)
+                    _inputs[i] = _inputs[i] with { Input = Refreshed(input) };
+            }
+        });
+    }
+
+    public void Dispose()
+    {
+        lock (_lock)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            foreach (var archive in _built.Values)
+                archive.Dispose();
+            _built.Clear();
+        }
+    }
+
+    private static EntryInput Refreshed(EntryInput input) =>
+        input.Offset == 0 && input.Identity is { } identity && input.Length == identity.Length
+            ? EntryInput.FromFile(input.Path!)
+            : EntryInput.FromFileSlice(input.Path!, input.Offset, input.Length);
+
+    private void ChangeModFolders(Action change)
+    {
+        string[] before, after;
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            before = ModPlan().Archives.Select(a => a.RelativePath).ToArray();
+            change();
+            _modPlan = null;
+            after = ModPlan().Archives.Select(a => a.RelativePath).ToArray();
+            foreach (var route in before.Concat(after))
+                Forget(route);
+        }
+        foreach (var route in before.Union(after, StringComparer.Ordinal))
+            RouteChanged?.Invoke(this, new RouteChangedEventArgs(route, RouteChangeReason.ModFoldersChanged));
+    }
+
+    // Applies a change to one route under the lock, drops what was built for it, then tells the listeners.
+    private void Change(string route, RouteChangeReason reason, Action change)
+    {
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            change();
+            Forget(route);
+        }
+        RouteChanged?.Invoke(this, new RouteChangedEventArgs(route, reason));
+    }
+
+    // Handed-out files hold their own references to their sources, so disposing the kept build never reaches them.
+    private void Forget(string route)
+    {
+        if (_built.Remove(route, out var archive))
+            archive.Dispose();
+    }
+
+    private RoutePlan ModPlan() => _modPlan ??= new ModRouter(GameFolder, _mods, slices: _slices).Resolve();
+
+    private static string RouteName(string route)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(route);
+        var name = GamePaths.Normalise(route);
+        if (Path.IsPathRooted(route) || name.Split('/').Contains(".."))
+            throw new ArgumentException($"{route}: a route is a path inside the game folder (no absolute paths, no '..')", nameof(route));
+        return name;
+    }
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+}

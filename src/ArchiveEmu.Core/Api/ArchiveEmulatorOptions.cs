@@ -1,0 +1,23 @@
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core;
+
+/// <summary>How an <see cref="ArchiveEmulator"/> serves: with or without the merged file cache.</summary>
+public sealed record ArchiveEmulatorOptions
+{
+    /// <summary>The merged file cache folder; null serves by emulation only (no layouts or merged copies stored).</summary>
+    public string? CacheFolder { get; init; }
+
+    /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
+    public bool VerifyContent { get; init; }
+
+    /// <summary>Called with each cache warning (a damaged entry dropped, served by emulation instead).</summary>
+    public Action<string>? Warn { get; init; }
+
+    /// <summary>The pool of open handles virtual files read through; null uses <see cref="FileHandlePool.Shared"/>.</summary>
+    public FileHandlePool? Pool { get; init; }
+
+    internal MergedFileCache? OpenCache() =>
+        CacheFolder is null ? null : new MergedFileCache(CacheFolder, new CacheOptions(Warn: Warn));
+}

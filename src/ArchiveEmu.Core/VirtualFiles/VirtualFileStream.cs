@@ -53,11 +53,14 @@ public sealed class VirtualFileStream : Stream
         return ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
     }
 
+    // RS0027 flags this override, but its optional token is Stream's own signature, not a choice made here.
+#pragma warning disable RS0027
     public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
         cancellationToken.ThrowIfCancellationRequested();
         return ValueTask.FromResult(Read(buffer.Span));
     }
+#pragma warning restore RS0027
 
     public override long Seek(long offset, SeekOrigin origin)
     {

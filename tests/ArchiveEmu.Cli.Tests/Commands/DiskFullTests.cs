@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Cli.Tests.Commands;
@@ -19,15 +18,15 @@ public sealed class DiskFullTests
         _small = Directory.CreateDirectory(_dir["small"]).FullName;
         if (Environment.UserName != "root" || !File.Exists("/bin/mount"))
             Assert.Ignore("needs root and mount(8) for a size-limited tmpfs");
-        var (code, output) = Run("/bin/mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", _small);
-        if (code != 0)
-            Assert.Ignore($"could not mount a tmpfs: {output.Trim()}");
+        var mount = ExternalTool.Run("/bin/mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", _small);
+        if (mount.ExitCode != 0)
+            Assert.Ignore($"could not mount a tmpfs: {mount.StdErr.Trim()}");
     }
 
     [TearDown]
     public void Unmount()
     {
-        Run("/bin/umount", "-l", _small);
+        ExternalTool.Run("/bin/umount", "-l", _small);
         _dir.Dispose();
     }
 
@@ -65,14 +64,4 @@ public sealed class DiskFullTests
         Assert.That(verify.ExitCode, Is.Zero, verify.ToString());
     }
 
-    private static (int Code, string Output) Run(string program, params string[] args)
-    {
-        var start = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var arg in args)
-            start.ArgumentList.Add(arg);
-        using var process = Process.Start(start)!;
-        string output = process.StandardOutput.ReadToEnd() + process.StandardError.ReadToEnd();
-        process.WaitForExit();
-        return (process.ExitCode, output);
-    }
 }

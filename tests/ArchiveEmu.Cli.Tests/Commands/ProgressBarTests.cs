@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Cli.Tests.Commands;
@@ -43,27 +42,16 @@ public sealed class ProgressBarTests
             Assert.Ignore("util-linux `script` is not installed: no pseudo-terminal to run the CLI on");
         var command = string.Join(' ', new[] { "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll") }
             .Concat(_buildArgs).Select(Quote));
-        var onTerminal = Run("/usr/bin/script", "-qec", command, "/dev/null");
-        Assert.That(onTerminal.Code, Is.Zero, onTerminal.Output);
-        Assert.That(onTerminal.Output, Does.Contain(Bar), "stdin/stdout/stderr on a pty: progress is drawn");
+        var onTerminal = ExternalTool.Run("/usr/bin/script", "-qec", command, "/dev/null");
+        Assert.That(onTerminal.ExitCode, Is.Zero, onTerminal.ToString());
+        Assert.That(onTerminal.StdOut, Does.Contain(Bar), "stdin/stdout/stderr on a pty: progress is drawn");
 
         Directory.Delete(_dir["cache"], recursive: true); // merge again, this time piped
-        var piped = Run("dotnet", ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. _buildArgs]);
-        Assert.That(piped.Code, Is.Zero, piped.Output);
-        Assert.That(piped.Output, Does.Contain("merged").And.Not.Contain(Bar));
+        var piped = ExternalTool.Run("dotnet", ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. _buildArgs]);
+        Assert.That(piped.ExitCode, Is.Zero, piped.ToString());
+        Assert.That(piped.StdOut + piped.StdErr, Does.Contain("merged").And.Not.Contain(Bar));
     }
 
-    private static (int Code, string Output) Run(string program, params string[] args)
-    {
-        var start = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var arg in args)
-            start.ArgumentList.Add(arg);
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"could not start {program}");
-        var stderr = process.StandardError.ReadToEndAsync();
-        string stdout = process.StandardOutput.ReadToEnd();
-        process.WaitForExit();
-        return (process.ExitCode, stdout + stderr.Result);
-    }
 
     private static string Quote(string arg) => "'" + arg.Replace("'", "'\\''", StringComparison.Ordinal) + "'";
 }

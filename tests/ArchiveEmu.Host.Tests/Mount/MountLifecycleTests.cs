@@ -109,4 +109,24 @@ public sealed class MountLifecycleTests
         Assert.That(host.Output.Trim().Split('\n'), Has.Length.EqualTo(1), host.Output);
         Assert.That(host.Output, Does.Contain("mount point is not empty"));
     }
+
+    [Test]
+    public void MountPointAlreadyMounted_OneClearLine_Exit1()
+    {
+        using var first = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted();
+        using var second = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never"));
+        Assert.That(second.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1));
+        Assert.That(second.Output.Trim().Split('\n'), Has.Length.EqualTo(1), second.Output);
+        Assert.That(second.Output, Does.Contain("already mounted there (busy)"));
+        Assert.That(File.Exists(_game.Mounted("data/voice.afs")), Is.True, "the first mount is untouched");
+    }
+
+    [Test]
+    public void GameFolderMissing_OneClearLine_Exit1()
+    {
+        using var host = HostProcess.StartHost(_game.MountPoint, [.. _game.HostArgs("never"), "--ArchiveEmu:Game=/nonexistent/game"]);
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1));
+        Assert.That(host.Output.Trim().Split('\n'), Has.Length.EqualTo(1), host.Output);
+        Assert.That(host.Output, Does.Contain("/nonexistent/game: game folder not found"));
+    }
 }

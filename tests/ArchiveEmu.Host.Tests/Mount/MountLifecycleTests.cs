@@ -71,6 +71,17 @@ public sealed class MountLifecycleTests
         }
         Assert.That(host.Output, Does.Contain("hot reload: 1 archive(s)"));
         Assert.That(host.Output.Split("built data/textures.afs").Length - 1, Is.EqualTo(2), host.Output);
+
+        // A file a mod adds appears (listing and bytes) once the reload has run.
+        File.WriteAllText(Path.Combine(_game.Mods[1], "data/added-later.txt"), "hot\n");
+        clock.Restart();
+        while (!Directory.GetFiles(_game.Mounted("data")).Select(Path.GetFileName).Contains("added-later.txt"))
+        {
+            if (clock.Elapsed > TimeSpan.FromSeconds(15))
+                Assert.Fail($"the added file never appeared:\n{host.Output}");
+            Thread.Sleep(100);
+        }
+        Assert.That(File.ReadAllText(_game.Mounted("data/added-later.txt")), Is.EqualTo("hot\n"));
     }
 
     // Until the debounced reload swaps versions, a new open still gets the old version, whose changed input makes it EIO.

@@ -140,4 +140,17 @@ public sealed class MountLifecycleTests
         Assert.That(host.Output.Trim().Split('\n'), Has.Length.EqualTo(1), host.Output);
         Assert.That(host.Output, Does.Contain("/nonexistent/game: game folder not found"));
     }
+
+    [Test]
+    public void ModTargetingAFileThatIsNoArchive_OneClearLine_Exit1_NothingMounted()
+    {
+        var bad = Path.Combine(_game.Root, "bad-mod");
+        Directory.CreateDirectory(Path.Combine(bad, "data/readme.txt"));
+        File.WriteAllText(Path.Combine(bad, "data/readme.txt/1.bin"), "x");
+        using var host = HostProcess.StartHost(_game.MountPoint, [.. _game.HostArgs("never"), $"--ArchiveEmu:Mods:2={bad}"]);
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1));
+        Assert.That(host.Output.Trim().Split('\n'), Has.Length.EqualTo(1), host.Output);
+        Assert.That(host.Output, Does.Contain("not an archive format"));
+        Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False);
+    }
 }

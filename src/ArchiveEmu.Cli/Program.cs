@@ -13,6 +13,7 @@ public static class Program
         new VfsCommand(),
         new CacheCommand(),
         new MountCommand(),
+        new Commands.Bench.BenchCommand(),
     };
 
     public static int Main(string[] args) => Run(args, CliConsole.System);

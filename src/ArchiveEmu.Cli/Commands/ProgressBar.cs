@@ -16,7 +16,7 @@ internal sealed class ProgressBar(CliConsole console, string label) : IDisposabl
         _sinceDraw.Restart();
         double fraction = total == 0 ? 1 : (double)done / total;
         int filled = (int)(fraction * Width);
-        console.Error.Write($"\r  merging [{new string('#', filled)}{new string('.', Width - filled)}] {fraction,4:P0} {label}");
+        console.Error.Write($"\r  merging [{new string('#', filled)}{new string('.', Width - filled)}] {fraction * 100,3:F0}% {label}"); // not P0: cultures space the % differently
         _drawn = true;
     }
 

@@ -85,12 +85,18 @@ internal static class ArchiveLayout
         var originalIdentity = ReadIdentity(r);
 
         var entries = new EmulatedEntry[Count(r, bytes, 10)];
+        var origins = new Dictionary<string, string>(StringComparer.Ordinal); // a handful of mods for 65,536 entries: one string each
         for (int i = 0; i < entries.Length; i++)
         {
             int index = r.ReadInt32();
             bool hasName = r.ReadBoolean();
             string name = r.ReadString();
-            entries[i] = new EmulatedEntry(index, hasName ? name : null, r.ReadInt64(), (EntryState)r.ReadByte(), r.ReadString());
+            long size = r.ReadInt64();
+            var state = (EntryState)r.ReadByte();
+            string origin = r.ReadString();
+            if (!origins.TryAdd(origin, origin))
+                origin = origins[origin];
+            entries[i] = new EmulatedEntry(index, hasName ? name : null, size, state, origin);
         }
         var files = new (string Path, FileIdentity Identity)[Count(r, bytes, 17)];
         for (int i = 0; i < files.Length; i++)

@@ -20,7 +20,7 @@ internal sealed class CacheWriterLock : IDisposable
         {
             try
             {
-                return new CacheWriterLock(new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None));
+                return new CacheWriterLock(PrivateFiles.Open(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None));
             }
             catch (IOException) when (DateTime.UtcNow < deadline)
             {

@@ -129,6 +129,12 @@ public sealed partial class MergedFileCache
         return VirtualFile.OverSource(source, merged.Length, source);
     }
 
+    /// <summary>The pack file holding <paramref name="extent"/> (for tools that drop its pages or trace reads of it).</summary>
+    public string PathOf(CacheExtent extent) => _packs.PathOf(extent.Pack);
+
+    /// <summary>The chunk table of a merged extent, hash-checked (for tools that model or measure its reads).</summary>
+    public ChunkTable ReadChunkTable(MergedExtent merged) => ChunkTable.Deserialize(_packs.ReadBlob(merged.Table), merged);
+
     /// <summary>
     /// Stores <paramref name="archive"/>'s layout under <paramref name="key"/>, and its bytes too when
     /// <paramref name="merge"/>. An entry already holding what is asked is kept. Older entries of the
@@ -137,7 +143,7 @@ public sealed partial class MergedFileCache
     public CacheEntry Store(CacheKey key, EmulatedArchive archive, bool merge, ChunkCompression compression,
         Action<long, long>? progress = null)
     {
-        Directory.CreateDirectory(Folder);
+        PrivateFiles.CreateFolder(Folder);
         using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait);
         var index = ReadIndex();
         if (index.Find(key.Hash) is { } existing && (existing.Merged is not null || !merge))
@@ -190,16 +196,17 @@ public sealed partial class MergedFileCache
         return new MergedExtent(file.Length, compression == ChunkCompression.Lz4 ? "lz4" : "none", chunkSize, chunks, tableExtent);
     }
 
-    /// <summary>Writes the index atomically: a temp file, flushed to disk, renamed over the old one.</summary>
+    /// <summary>Writes the index atomically: a temp file, flushed to disk, renamed over the old one, the folder flushed.</summary>
     private void Commit(CacheIndex index)
     {
         var temp = $"{IndexPath}.{Environment.ProcessId}.tmp";
-        using (var stream = new FileStream(temp, FileMode.Create, FileAccess.Write, FileShare.None))
+        using (var stream = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None))
         {
             stream.Write(index.Serialize());
             stream.Flush(flushToDisk: true);
         }
         File.Move(temp, IndexPath, overwrite: true);
+        DirectorySync.Flush(Folder); // the rename itself durable, not only the bytes it points at
     }
 
     /// <summary>Drops a damaged entry if no other writer is busy (otherwise the next writer or <c>verify</c> will), with a warning.</summary>
@@ -231,8 +238,8 @@ public sealed partial class MergedFileCache
             var path = UsedPath(key);
             if (!File.Exists(path))
             {
-                Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-                File.WriteAllBytes(path, []);
+                PrivateFiles.CreateFolder(Path.GetDirectoryName(path)!);
+                PrivateFiles.Open(path, FileMode.Create, FileAccess.Write, FileShare.ReadWrite).Dispose();
             }
             else
                 File.SetLastWriteTimeUtc(path, DateTime.UtcNow);

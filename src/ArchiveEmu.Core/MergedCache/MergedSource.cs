@@ -17,6 +17,8 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
     private readonly int[] _verified = new int[table.Count];
     private volatile bool _corrupt;
 
+    private const int MaxRunBytes = 4 << 20; // one read of at most this much: bounds the decode buffer of a huge read
+
     [ThreadStatic] private static DecodedChunk? t_last;
 
     private sealed record DecodedChunk(MergedSource Owner, int Index, byte[] Bytes);
@@ -45,12 +47,73 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
             int index = (int)(offset / table.ChunkSize);
             int within = (int)(offset - (long)index * table.ChunkSize);
             int count = Math.Min(destination.Length, table.RawLength(index) - within);
-            if (table.Codecs[index] == ChunkCodec.Raw && Volatile.Read(ref _verified[index]) != 0)
+            if (within == 0 && count == table.RawLength(index))
+                count = ReadWholeChunks(index, destination);
+            else if (table.Codecs[index] == ChunkCodec.Raw && Volatile.Read(ref _verified[index]) != 0)
                 ReadPack(extentOffset + table.StoredOffsets[index] + within, destination[..count]);
             else
                 Decode(index).AsSpan(within, count).CopyTo(destination);
             destination = destination[count..];
             offset += count;
+        }
+    }
+
+    /// <summary>
+    /// Chunks <paramref name="first"/>… that <paramref name="destination"/> covers whole: their stored bytes in one
+    /// read (straight into the destination when all are raw), decoded in place and hash-checked there — no
+    /// per-chunk allocation or copy, so a whole-archive read costs about what reading the plain file does.
+    /// Returns the bytes delivered.
+    /// </summary>
+    private int ReadWholeChunks(int first, Span<byte> destination)
+    {
+        int last = first;
+        int raw = table.RawLength(first);
+        bool allRaw = table.Codecs[first] == ChunkCodec.Raw;
+        while (last + 1 < table.Count && raw + table.RawLength(last + 1) <= Math.Min(destination.Length, MaxRunBytes))
+        {
+            last++;
+            raw += table.RawLength(last);
+            allRaw &= table.Codecs[last] == ChunkCodec.Raw;
+        }
+        var target = destination[..raw];
+        long storedStart = table.StoredOffsets[first];
+        if (allRaw)
+            ReadPack(extentOffset + storedStart, target);
+        else
+            ReadAndDecode(first, last, target);
+
+        for (int c = first, at = 0; c <= last; at += table.RawLength(c), c++)
+        {
+            bool rawChecked = table.Codecs[c] == ChunkCodec.Raw && Volatile.Read(ref _verified[c]) != 0;
+            if (rawChecked)
+                continue;
+            if (ChunkTable.Hash(target.Slice(at, table.RawLength(c))) != table.Hashes[c])
+                throw new InvalidDataException($"{packPath}: chunk {c} fails its hash check"); // the caller re-serves the whole read by emulation
+            Volatile.Write(ref _verified[c], 1);
+        }
+        return raw;
+    }
+
+    private void ReadAndDecode(int first, int last, Span<byte> target)
+    {
+        int storedLength = checked((int)(table.StoredOffsets[last + 1] - table.StoredOffsets[first]));
+        var stored = System.Buffers.ArrayPool<byte>.Shared.Rent(storedLength);
+        try
+        {
+            ReadPack(extentOffset + table.StoredOffsets[first], stored.AsSpan(0, storedLength));
+            for (int c = first, at = 0; c <= last; at += table.RawLength(c), c++)
+            {
+                var chunk = stored.AsSpan((int)(table.StoredOffsets[c] - table.StoredOffsets[first]), table.StoredLengths[c]);
+                var output = target.Slice(at, table.RawLength(c));
+                if (table.Codecs[c] == ChunkCodec.Raw)
+                    chunk.CopyTo(output);
+                else if (LZ4Codec.Decode(chunk, output) != output.Length)
+                    throw new InvalidDataException($"{packPath}: chunk {c} does not decode");
+            }
+        }
+        finally
+        {
+            System.Buffers.ArrayPool<byte>.Shared.Return(stored);
         }
     }
 

@@ -23,7 +23,7 @@ internal sealed class PackFiles(string folder)
     /// <summary>Opens the pack to append to (the newest, unless full) positioned at its end. Caller holds the writer lock.</summary>
     public (string Name, FileStream Stream) OpenForAppend()
     {
-        Directory.CreateDirectory(Folder);
+        PrivateFiles.CreateFolder(Folder);
         var newest = Names().LastOrDefault();
         if (newest is not null && new FileInfo(PathOf(newest)).Length < PackLimit)
         {
@@ -40,16 +40,17 @@ internal sealed class PackFiles(string folder)
 
     public (string Name, FileStream Stream) CreateNext(string? newest = null)
     {
-        Directory.CreateDirectory(Folder);
+        PrivateFiles.CreateFolder(Folder);
         newest ??= Names().LastOrDefault();
         int number = newest is not null && int.TryParse(Path.GetFileNameWithoutExtension(newest), NumberStyles.None, CultureInfo.InvariantCulture, out int n) ? n + 1 : 1;
         string name = $"{number:D8}.pack";
-        var stream = new FileStream(PathOf(name), FileMode.CreateNew, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
+        var stream = PrivateFiles.Open(PathOf(name), FileMode.CreateNew, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
         Span<byte> header = stackalloc byte[CacheFormat.PackHeaderSize];
         header.Clear();
         CacheFormat.PackMagic.CopyTo(header);
         BinaryPrimitives.WriteInt32LittleEndian(header[8..], CacheFormat.Version);
         stream.Write(header);
+        DirectorySync.Flush(Folder); // the new pack's name durable before an index can point into it
         return (name, stream);
     }
 

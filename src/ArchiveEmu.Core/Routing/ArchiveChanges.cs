@@ -39,10 +39,9 @@ internal sealed class ArchiveChanges
 
     private static IEnumerable<string> FilesBelow(string modRoot, string folder)
     {
-        foreach (var path in Directory.EnumerateFileSystemEntries(folder).Order(StringComparer.Ordinal))
+        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, folder))
         {
-            GamePaths.RequireInside(modRoot, path);
-            if (Directory.Exists(path))
+            if (isFolder)
             {
                 foreach (var file in FilesBelow(modRoot, path))
                     yield return file;

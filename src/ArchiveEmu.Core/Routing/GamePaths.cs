@@ -27,6 +27,30 @@ public static class GamePaths
             throw new IOException($"{path}: leads outside {root} (to {real}); refused");
     }
 
+    /// <summary>
+    /// The entries of <paramref name="folder"/> (which the caller has already checked is inside <paramref name="root"/>),
+    /// in ordinal order, each with whether it is a folder. Only a symlink can lead out of a folder that is inside the
+    /// root, so only symlinks pay for <see cref="RequireInside"/>: resolving every component of every path cost about
+    /// twenty syscalls per file, most of the start-up time of a mod with thousands of textures.
+    /// </summary>
+    public static IEnumerable<(string Path, bool IsFolder)> EntriesInside(string root, string folder)
+    {
+        var options = new EnumerationOptions { AttributesToSkip = 0, IgnoreInaccessible = false, RecurseSubdirectories = false };
+        var entries = new System.IO.Enumeration.FileSystemEnumerable<(string Path, bool IsFolder, bool IsLink)>(folder,
+            static (ref System.IO.Enumeration.FileSystemEntry e) =>
+                (e.ToFullPath(), e.IsDirectory, (e.Attributes & FileAttributes.ReparsePoint) != 0), options);
+        foreach (var (path, isFolder, isLink) in entries.OrderBy(e => e.Path, StringComparer.Ordinal))
+        {
+            if (isLink)
+            {
+                RequireInside(root, path);
+                yield return (path, Directory.Exists(path));
+            }
+            else
+                yield return (path, isFolder);
+        }
+    }
+
     /// <summary>The path with every symlink along it resolved (as far as it exists).</summary>
     public static string RealPath(string path) => RealPath(path, depth: 0);
 

@@ -39,11 +39,9 @@ public sealed class ModRouter
     private void Walk(string modRoot, string modName, string folder, string relative,
         Dictionary<string, ArchiveChanges> archives, OrderedChanges<string, FileOverride> overrides)
     {
-        foreach (var path in Directory.EnumerateFileSystemEntries(folder).Order(StringComparer.Ordinal))
+        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, folder))
         {
-            GamePaths.RequireInside(modRoot, path);
             string childRelative = relative.Length == 0 ? Path.GetFileName(path) : $"{relative}/{Path.GetFileName(path)}";
-            bool isFolder = Directory.Exists(path);
             string gamePath = Path.Combine(_game, childRelative);
 
             if (isFolder && File.Exists(gamePath))

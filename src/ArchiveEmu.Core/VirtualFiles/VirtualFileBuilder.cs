@@ -178,10 +178,28 @@ public sealed class VirtualFileBuilder
         CheckRange(at, length);
         if (pending.Path is not null && pending.SourceOffset < 0)
             throw new ArgumentOutOfRangeException(nameof(pending), $"File offset {pending.SourceOffset} is negative for {pending.Path}.");
-        if (length > 0)
+        if (length > 0 && !TryExtendLast(pending))
             _pending.Add(pending);
         Position = Math.Max(Position, at + length);
         return this;
+    }
+
+    // Builders append runs of unchanged entries as one slice each; folding each into the previous one when it
+    // continues it keeps the pending list (and the memory it takes) as short as the final segment table.
+    private bool TryExtendLast(Pending next)
+    {
+        if (_pending.Count == 0)
+            return false;
+        var last = _pending[^1];
+        if (last.At + last.Length != next.At)
+            return false;
+        bool sameFile = next.Path is not null && last.Path is not null && last.Expected == next.Expected
+                        && last.SourceOffset + last.Length == next.SourceOffset && string.Equals(last.Path, next.Path, StringComparison.Ordinal);
+        bool bothZeros = next.Source is ZeroSource && last.Source is ZeroSource;
+        if (!sameFile && !bothZeros)
+            return false;
+        _pending[^1] = last with { Length = last.Length + next.Length };
+        return true;
     }
 
     private static bool IsSorted(ReadOnlySpan<Pending> pending)

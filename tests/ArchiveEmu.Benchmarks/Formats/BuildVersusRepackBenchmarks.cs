@@ -12,7 +12,7 @@ namespace ArchiveEmu.Benchmarks.Formats;
 /// a user does without it (write the whole modded archive; to the page cache, no fsync, which is the
 /// fastest a repack can be). Cold data is not the point here: both run warm.
 /// </summary>
-[SimpleJob(RunStrategy.Monitoring, launchCount: 1, warmupCount: 1, iterationCount: 5)]
+[SimpleJob(RunStrategy.Monitoring, launchCount: 1, warmupCount: 1, iterationCount: 10)]
 [MemoryDiagnoser]
 public class BuildVersusRepackBenchmarks
 {

@@ -6,7 +6,7 @@ using ArchiveEmu.TestSupport;
 namespace ArchiveEmu.Core.Tests.MergedCache;
 
 /// <summary>
-/// A generated game folder (an AFS and a tar archive) with two mods, in a temp folder the test may
+/// A generated game folder (one archive per format: AFS, tar, AWB, IMG, PAK, ZIP) with two mods, in a temp folder the test may
 /// change, plus a cache folder; warnings the cache raises are collected.
 /// </summary>
 internal sealed class CacheTestGame : IDisposable
@@ -25,6 +25,7 @@ with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:
         info = tarfile.TarInfo('m/%02d.bin' % i); info.size = len(data); info.mtime = 1000000
         t.addfile(info, io.BytesIO(data))
 """, _dir["game/data/pack.tar"]);
+        WriteOtherFormats();
         _dir.Write("mods/a/data/tex.afs/3.dds", TestData.Random(1, 30_000));
         _dir.Write("mods/a/data/tex.afs/7_face.dds", TestData.Random(2, 5_000));
         _dir.Write("mods/a/data/pack.tar/m/04.bin", TestData.Random(3, 9_000));
@@ -32,6 +33,33 @@ with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:
         _dir.Write("mods/b/data/tex.afs/30.dds", TestData.Random(5, 777));
         _dir.Write("mods/b/data/pack.tar/new/added.bin", TestData.Random(6, 2_000));
         CacheFolder = _dir["cache"];
+    }
+
+    /// <summary>Every generated archive, one per format, each touched by at least one mod.</summary>
+    public static readonly string[] Archives =
+        ["data/tex.afs", "data/pack.tar", "data/voice.awb", "data/gta3.img", "data/model.pak", "data/ui.zip"];
+
+    // AWB, IMG and PAK from the test writers, ZIP from Python's zipfile (one deflated, one stored entry); each mod
+    // replaces, adds or deletes something in them so the cached bytes differ from the originals.
+    private void WriteOtherFormats()
+    {
+        _dir.Write("game/data/voice.awb", AwbTestWriter.Write(Enumerable.Range(0, 6).Select(i => (byte[]?)TestData.Random(200 + i, 4_000 + i * 11)).ToArray()));
+        _dir.Write("game/data/gta3.img", ImgTestWriter.Write(Enumerable.Range(0, 5).Select(i => ($"e{i}.dff", TestData.Random(300 + i, 2_048 * (i + 1)))).ToArray()));
+        _dir.Write("game/data/model.pak", PakTestWriter.Write(PakTestLayout.All[2], Enumerable.Range(0, 5).Select(i => ($"m{i}.bin", TestData.Random(400 + i, 1_000 + i * 3))).ToArray()));
+        ExternalTool.Python("""
+import zipfile, sys
+with zipfile.ZipFile(sys.argv[1], 'w') as z:
+    z.writestr(zipfile.ZipInfo('ui/a.txt', (2020, 1, 1, 0, 0, 0)), b'hello ' * 2000, compress_type=zipfile.ZIP_DEFLATED)
+    z.writestr(zipfile.ZipInfo('ui/b.bin', (2020, 1, 1, 0, 0, 0)), bytes(range(256)) * 40, compress_type=zipfile.ZIP_STORED)
+""", _dir["game/data/ui.zip"]);
+        _dir.Write("mods/a/data/voice.awb/2.hca", TestData.Random(7, 6_001));
+        _dir.Write("mods/b/data/voice.awb/8.hca", TestData.Random(8, 333));
+        _dir.Write("mods/a/data/gta3.img/E1.DFF", TestData.Random(9, 5_000));
+        _dir.Write("mods/b/data/gta3.img/new.txd", TestData.Random(10, 100));
+        _dir.Write("mods/a/data/model.pak/m3.bin", TestData.Random(11, 2_222));
+        _dir.Write("mods/b/data/model.pak/m0.bin.del", []);
+        _dir.Write("mods/a/data/ui.zip/ui/a.txt", TestData.Random(12, 4_321));
+        _dir.Write("mods/b/data/ui.zip/ui/c.dds", TestData.Random(13, 1_234));
     }
 
     public string GameFolder => _dir["game"];

@@ -7,7 +7,7 @@ namespace ArchiveEmu.Core.Tests.MergedCache;
 /// <summary>The merged file cache serves exactly the emulated bytes, or nothing: stale, damaged and truncated cases included.</summary>
 public sealed class MergedFileCacheTests
 {
-    private static readonly string[] Archives = ["data/tex.afs", "data/pack.tar"];
+    private static readonly string[] Archives = CacheTestGame.Archives;
     private CacheTestGame _game = null!;
 
     [SetUp]
@@ -36,17 +36,20 @@ public sealed class MergedFileCacheTests
         Assert.That(_game.Warnings, Is.Empty);
     }
 
-    [Test]
-    public void Layout_StoredWithoutMerging_RebuildsTheArchiveWithoutParsingIt()
+    [TestCaseSource(nameof(Archives))]
+    public void Layout_StoredWithoutMerging_RebuildsTheArchiveWithoutParsingIt(string relative)
     {
         var cache = _game.Cache();
         _game.BuildAll(cache, merge: false);
         var game = _game.Game(cache);
-        using var archive = game.OpenArchive("data/tex.afs");
+        using var archive = game.OpenArchive(relative);
         Assert.That(archive.Original, Is.InstanceOf<CachedArchiveIndex>(), "restored from the layout, not parsed");
-        Assert.That(CacheTestGame.ReadAll(archive.File), Is.EqualTo(_game.Emulated("data/tex.afs")));
-        using var built = game.Build(game.Plan.FindArchive("data/tex.afs")!);
+        var emulated = _game.Emulated(relative);
+        Assert.That(CacheTestGame.ReadAll(archive.File), Is.EqualTo(emulated));
+        Assert.That(emulated, Is.Not.EqualTo(File.ReadAllBytes(_game["game/" + relative])), "the mods change every archive");
+        using var built = game.Build(game.Plan.FindArchive(relative)!);
         Assert.That(archive.Entries, Is.EqualTo(built.Entries.Select(e => e with { Input = null })));
+        Assert.That(_game.Warnings, Is.Empty);
     }
 
     private static readonly (string Name, Action<CacheTestGame> Change)[] Changes =
@@ -101,6 +104,31 @@ public sealed class MergedFileCacheTests
 
     [TestCase(ChunkCompression.None)]
     [TestCase(ChunkCompression.Lz4)]
+    public void Merged_ChunkAlignedReadsOnAFreshFile_MatchEmulation(ChunkCompression compression)
+    {
+        const int chunk = 16 * 1024;
+        var cache = _game.Cache(chunk);
+        _game.BuildAll(cache, merge: true, compression);
+        var expected = _game.Emulated("data/tex.afs");
+        using var file = _game.Game(cache).OpenFile("data/tex.afs");
+        var random = new Random(11);
+        var buffer = new byte[6 * chunk + 100];
+        for (int i = 0; i < 200; i++) // reads covering whole chunks (one read per run of chunks), mixed with partial ones
+        {
+            long offset = random.Next(0, (int)(file.Length / chunk) + 1) * (long)chunk + (i % 3 == 0 ? random.Next(1, chunk) : 0);
+            int length = random.Next(0, 6) * chunk + (i % 4 == 0 ? random.Next(1, 100) : 0);
+            Array.Fill(buffer, (byte)0xCD);
+            int read = file.Read(offset, buffer.AsSpan(0, length));
+            int want = (int)Math.Clamp(expected.Length - offset, 0, length);
+            Assert.That(read, Is.EqualTo(want));
+            Assert.That(buffer.AsSpan(0, read).SequenceEqual(expected.AsSpan((int)Math.Min(offset, expected.Length), want)), Is.True, $"read at {offset}+{length}");
+            Assert.That(buffer.AsSpan(length).IndexOfAnyExcept((byte)0xCD), Is.EqualTo(-1), "nothing written past the read");
+        }
+        Assert.That(_game.Warnings, Is.Empty);
+    }
+
+    [TestCase(ChunkCompression.None)]
+    [TestCase(ChunkCompression.Lz4)]
     public void FlippedByteInPack_ServesTheRightBytesAndWarns(ChunkCompression compression)
     {
         var cache = _game.Cache();
@@ -128,7 +156,7 @@ public sealed class MergedFileCacheTests
         using (var file = _game.Game(cache).OpenFile("data/tex.afs"))
             Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
         _game.BuildAll(cache, merge: true);
-        Assert.That(cache.ReadIndex().Entries, Has.Count.EqualTo(2));
+        Assert.That(cache.ReadIndex().Entries, Has.Count.EqualTo(Archives.Length));
         using (var file = _game.Game(cache).OpenFile("data/tex.afs"))
             Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
     }
@@ -160,7 +188,7 @@ public sealed class MergedFileCacheTests
         long before = cache.PackBytes();
 
         var gc = cache.Collect(TimeSpan.FromDays(14));
-        Assert.That(gc.Kept, Is.EqualTo(2));
+        Assert.That(gc.Kept, Is.EqualTo(Archives.Length));
         Assert.That(cache.PackBytes(), Is.LessThan(before));
         foreach (var archive in Archives)
         {
@@ -169,15 +197,35 @@ public sealed class MergedFileCacheTests
             Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated(archive)));
         }
 
-        var tar = cache.ReadIndex().Entries.Single(e => e.Route.EndsWith("pack.tar", StringComparison.Ordinal));
-        File.SetLastWriteTimeUtc(Path.Combine(_game.CacheFolder, "used", tar.Key), DateTime.UtcNow.AddDays(-20));
-        Assert.That(cache.Collect(TimeSpan.FromDays(14)).Expired, Is.EqualTo(1));
-        Assert.That(cache.ReadIndex().Entries.Select(e => e.Route), Has.None.EndsWith("pack.tar"));
+        foreach (var unused in cache.ReadIndex().Entries.Where(e => !e.Route.EndsWith("tex.afs", StringComparison.Ordinal)))
+            File.SetLastWriteTimeUtc(Path.Combine(_game.CacheFolder, "used", unused.Key), DateTime.UtcNow.AddDays(-20));
+        Assert.That(cache.Collect(TimeSpan.FromDays(14)).Expired, Is.EqualTo(Archives.Length - 1));
+        Assert.That(cache.ReadIndex().Entries.Select(e => e.Route), Has.All.EndsWith("tex.afs"));
 
         var afs = cache.ReadIndex().Entries.Single();
         FlipByte(Path.Combine(_game.CacheFolder, "packs", afs.Layout.Pack), afs.Layout.Offset + 3);
         Assert.That(cache.Verify().Single().Ok, Is.False);
         Assert.That(cache.ReadIndex().Entries, Is.Empty);
+    }
+
+    [Test]
+    public void CacheFilesAndFolders_AreTheOwnersOnly_WhateverTheUmask()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            Assert.Ignore("Unix modes only");
+            return; // the platform analyzer does not know Ignore throws
+        }
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true);
+        using (var file = _game.Game(cache).OpenFile("data/tex.afs")) // a read: writes the use marker
+            Assert.That(file.Length, Is.GreaterThan(0));
+        var everything = Directory.EnumerateFileSystemEntries(_game.CacheFolder, "*", SearchOption.AllDirectories).Append(_game.CacheFolder).ToArray();
+        Assert.That(everything.Select(Path.GetFileName), Does.Contain("index.bin").And.Contain("lock").And.Contain("packs").And.Contain("used"));
+        const UnixFileMode others = UnixFileMode.GroupRead | UnixFileMode.GroupWrite | UnixFileMode.GroupExecute
+                                    | UnixFileMode.OtherRead | UnixFileMode.OtherWrite | UnixFileMode.OtherExecute;
+        foreach (var path in everything)
+            Assert.That(File.GetUnixFileMode(path) & others, Is.EqualTo((UnixFileMode)0), path);
     }
 
     [Test]
@@ -195,7 +243,7 @@ public sealed class MergedFileCacheTests
                 Throws.InstanceOf<IOException>().With.Message.Contains("another archiveemu process"));
         }
         _game.BuildAll(cache, merge: true);
-        Assert.That(cache.ReadIndex().Entries, Has.Count.EqualTo(2));
+        Assert.That(cache.ReadIndex().Entries, Has.Count.EqualTo(Archives.Length));
     }
 
     private static void FlipByte(string path, long offset)

@@ -51,4 +51,24 @@ public sealed class SourceFileChangeTests
         Assert.That(() => file.Read(0, new byte[10]),
             Throws.InstanceOf<IOException>().With.Message.Contains("gone.bin").And.Message.Contains("vanished"));
     }
+
+    [Test]
+    public void Read_SourceReplacedByRenameWhileOpen_KeepsServingTheOldBytesWhole()
+    {
+        // What mod managers and editors do: write a new file, rename it over the old one. An open handle keeps
+        // the old inode, so the virtual file stays one consistent version — never old and new bytes mixed.
+        using var folder = new TempDirectory("rename");
+        var old = TestData.Random(10, 50_000);
+        var path = folder.Write("tex.dds", old);
+        using var file = new VirtualFileBuilder(new FileHandlePool(4)).AppendBytes(new byte[8]).AppendFile(path, 0, old.Length).Build();
+        var head = new byte[100];
+        file.ReadExactly(8, head); // handle open on the old version
+
+        var replacement = folder.Write("tex.dds.new", TestData.Random(11, 50_000));
+        File.Move(replacement, path, overwrite: true);
+
+        var all = new byte[old.Length];
+        file.ReadExactly(8, all);
+        Assert.That(all, Is.EqualTo(old));
+    }
 }

@@ -13,8 +13,8 @@ internal static class AfsBuilder
 {
     public static EmulatedArchive Build(AfsIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
-        // Per entry: its bytes and its padding (plus, before a change, the original's padding); then header and names.
-        var builder = new VirtualFileBuilder(pool, expectedSegments: 3 * Math.Max(original.Entries.Count, patch.Changes.Count) + 8);
+        // Runs of unchanged entries fold into one slice each, so about three segments per change (input, padding, the run after).
+        var builder = new VirtualFileBuilder(pool, expectedSegments: 3 * patch.Changes.Count + 8);
         if (patch.Changes.Count == 0)
         {
             builder.AppendFile(original.Path, 0, original.Identity.Length);

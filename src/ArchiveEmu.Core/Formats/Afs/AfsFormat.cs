@@ -36,7 +36,6 @@ public sealed class AfsFormat : IArchiveFormat
             throw reader.Corrupt(4, $"entry count {count} does not fit in the {reader.Length}-byte file");
 
         var table = reader.ReadBytes(8, 8L * count + 8, "entry table");
-        var entries = new ArchiveEntry[count];
         long tableEnd = 8 + 8L * count;
         long firstData = long.MaxValue;
         for (int i = 0; i < count; i++)
@@ -44,25 +43,24 @@ public sealed class AfsFormat : IArchiveFormat
             uint offset = BinaryPrimitives.ReadUInt32LittleEndian(table.AsSpan(8 * i));
             uint size = BinaryPrimitives.ReadUInt32LittleEndian(table.AsSpan(8 * i + 4));
             if (offset == 0 && size == 0)
-            {
-                entries[i] = new ArchiveEntry(i, null, 0, 0);
                 continue;
-            }
             if (offset < tableEnd + 8 || !reader.Contains(offset, size))
                 throw reader.Corrupt(8 + 8L * i, $"entry {i} [{offset}, {(long)offset + size}) is outside the data area of the {reader.Length}-byte file");
-            entries[i] = new ArchiveEntry(i, null, offset, size);
             firstData = Math.Min(firstData, offset);
         }
-        CheckNoOverlaps(reader, entries);
-
         if (firstData == long.MaxValue)
             firstData = RoundUp(tableEnd + 8);
         var (placement, records) = ReadNameTable(reader, table.AsSpan((int)(8L * count)), count, tableEnd, firstData);
-        if (records is not null)
+
+        // Entries are made once, names included: an archive of 65,536 entries should not allocate its table twice.
+        var entries = new ArchiveEntry[count];
+        for (int i = 0; i < count; i++)
         {
-            for (int i = 0; i < entries.Length; i++)
-                entries[i] = entries[i] with { Name = AfsNames.Read(records, i) };
+            uint offset = BinaryPrimitives.ReadUInt32LittleEndian(table.AsSpan(8 * i));
+            uint size = BinaryPrimitives.ReadUInt32LittleEndian(table.AsSpan(8 * i + 4));
+            entries[i] = new ArchiveEntry(i, records is null ? null : AfsNames.Read(records, i), offset, size);
         }
+        CheckNoOverlaps(reader, entries);
         return new AfsIndex(reader.Path, identity, entries, firstData, placement, records);
     }
 
@@ -94,24 +92,38 @@ public sealed class AfsFormat : IArchiveFormat
 
     private static void CheckNoOverlaps(ArchiveFileReader reader, ArchiveEntry[] entries)
     {
+        // Most files store entries in index order: check them where they are, and sort a copy only when they are not.
+        if (TryCheckInIndexOrder(reader, entries))
+            return;
         var used = entries.Where(e => e.Size > 0).ToArray();
-        if (!IsInOffsetOrder(used))
-            Array.Sort(used, static (a, b) => a.Offset.CompareTo(b.Offset)); // most files store entries in index order
+        Array.Sort(used, static (a, b) => a.Offset.CompareTo(b.Offset));
         for (int i = 1; i < used.Length; i++)
-        {
-            if (used[i - 1].Offset + used[i - 1].Size > used[i].Offset)
-                throw reader.Corrupt(8 + 8L * used[i].Index, $"entry {used[i].Index} overlaps entry {used[i - 1].Index}");
-        }
+            ThrowIfOverlapping(reader, used[i - 1], used[i]);
     }
 
-    private static bool IsInOffsetOrder(ArchiveEntry[] entries)
+    // False when an entry starts before the one stored before it (the caller then sorts).
+    private static bool TryCheckInIndexOrder(ArchiveFileReader reader, ArchiveEntry[] entries)
     {
-        for (int i = 1; i < entries.Length; i++)
+        ArchiveEntry? previous = null;
+        foreach (var entry in entries)
         {
-            if (entries[i].Offset < entries[i - 1].Offset)
-                return false;
+            if (entry.Size == 0)
+                continue;
+            if (previous is not null)
+            {
+                if (entry.Offset < previous.Offset)
+                    return false;
+                ThrowIfOverlapping(reader, previous, entry);
+            }
+            previous = entry;
         }
         return true;
+    }
+
+    private static void ThrowIfOverlapping(ArchiveFileReader reader, ArchiveEntry first, ArchiveEntry second)
+    {
+        if (first.Offset + first.Size > second.Offset)
+            throw reader.Corrupt(8 + 8L * second.Index, $"entry {second.Index} overlaps entry {first.Index}");
     }
 
     internal static long RoundUp(long value) => (value + Alignment - 1) / Alignment * Alignment;

@@ -26,9 +26,9 @@ internal static class AfsNames
         string name = input?.Path is { } path ? Path.GetFileName(path) : $"entry_{index:D4}";
         var bytes = Encoding.ASCII.GetBytes(name);
         bytes.AsSpan(0, Math.Min(bytes.Length, NameLength)).CopyTo(record);
-        if (input?.Path is { } file)
+        if (input?.Identity is { } identity) // the mtime seen when the input was made: no stat per added entry
         {
-            var t = File.GetLastWriteTime(file);
+            var t = identity.LastWriteUtc.ToLocalTime();
             ushort[] date = [(ushort)t.Year, (ushort)t.Month, (ushort)t.Day, (ushort)t.Hour, (ushort)t.Minute, (ushort)t.Second];
             for (int i = 0; i < date.Length; i++)
                 BinaryPrimitives.WriteUInt16LittleEndian(record[(NameLength + 2 * i)..], date[i]);

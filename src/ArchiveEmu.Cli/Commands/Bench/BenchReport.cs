@@ -1,0 +1,125 @@
+using ArchiveEmu.Core.MergedCache;
+using System.Text.Json;
+
+namespace ArchiveEmu.Cli.Commands.Bench;
+
+/// <summary>What <c>bench</c> prints (a table per scenario) and writes with <c>--json</c>.</summary>
+internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IReadOnlyList<ScenarioResult> scenarios)
+{
+    public const string TextureData =
+        "DDS files (128-byte header, DXT1/DXT5) whose BC1/BC3 blocks encode a smooth image plus noise: endpoints follow the image, indices its gradient, one pixel in four nudged";
+
+    private const string EstimateNote =
+        "estimate, not a measurement: the recorded read trace priced with the SOLID article's device figures (throughput + cost per piece)";
+
+    public void WriteText(TextWriter o)
+    {
+        o.WriteLine($"machine: {machine.Describe()}");
+        o.WriteLine($"{options.Runs} runs per path, interleaved; {(options.Cold ? ColdText() : "warm (files in the page cache)")}; MB/s = 10^6 bytes/s, medians");
+        foreach (var s in scenarios)
+            WriteScenario(o, s);
+    }
+
+    private string ColdText() => options.DropAllCaches
+        ? "cold: /proc/sys/vm/drop_caches before every run"
+        : "cold: every involved file's pages dropped (posix_fadvise DONTNEED) before every run";
+
+    private void WriteScenario(TextWriter o, ScenarioResult s)
+    {
+        o.WriteLine();
+        o.WriteLine($"{s.Scenario.Name} ({s.Scenario.Summary}): {Units.Bytes(s.ArchiveBytes)}, {s.Scenario.EntryCount} entries, "
+            + $"{s.Scenario.InjectedCount} injected, {s.SourceFiles} source files, {(s.Cold ? "cold" : "warm")}, {s.Seconds:F1} s");
+        o.WriteLine($"  {"whole-archive read",-18} {"MB/s",8} {"min",8} {"max",8} {"xsolid",7} {"opens",6} {"reads",6} {"pieces",6} {"open ms",8} {"peak MiB",8}  |  {"4K random MB/s",14} {"xsolid",7} {"reads",6}");
+        foreach (var p in s.Paths)
+        {
+            var whole = Samples.Of(p.WholeMbps);
+            string random = p.Path.Parallel ? $"{"-",14} {"-",7} {"-",6}"
+                : $"{Samples.MedianOf(p.RandomMbps),14:F1} {Samples.MedianOf(p.RandomRatioToSolid),7:F2} {p.RandomTrace?.Reads,6}";
+            o.WriteLine($"  {p.Name,-18} {whole.Median,8:F0} {whole.Min,8:F0} {whole.Max,8:F0} {Samples.MedianOf(p.WholeRatioToSolid),7:F2} "
+                + $"{p.Opens,6} {p.WholeTrace?.Reads,6} {p.WholeTrace?.Pieces,6} {Samples.MedianOf(p.OpenMs),8:F1} {(p.PeakRssDelta ?? 0) / 1048576.0,8:F1}  |  {random}");
+        }
+        o.WriteLine($"  {EstimateNote}:");
+        o.WriteLine($"  {"",-18} " + string.Join(" ", DeviceModel.Article.Select(d => $"{d.Name + " MB/s",10} {"xsolid",7}")));
+        foreach (var p in s.Paths.Where(p => !p.Path.Parallel))
+            o.WriteLine($"  {p.Name,-18} " + string.Join(" ", DeviceModel.Article.Select(d => s.Estimate(p, d) is { } e ? $"{e.Mbps,10:F0} {e.Ratio,7:F2}" : "")));
+        o.WriteLine($"  {"build path",-18} {"ms",8} {"min",8} {"max",8} {"MB/s",8} {"speed vs repack",15}");
+        foreach (var b in s.Builds)
+        {
+            var ms = Samples.Of(b.Ms);
+            o.WriteLine($"  {b.Name,-18} {ms.Median,8:F1} {ms.Min,8:F1} {ms.Max,8:F1} {s.ArchiveBytes / (ms.Median / 1000) / 1e6,8:F0} {Samples.MedianOf(b.RatioToRepack),14:F1}x"
+                + (b.StoredRatio is { } r ? $"  stored {r:P1} of the archive" : ""));
+        }
+        o.WriteLine($"  lz4 on texture-like data: stored {s.Lz4.Ratio:P1} of the archive, {s.Lz4.ChunksCompressed:P0} of 64 KiB chunks shrank, "
+            + $"decode {s.Lz4.DecodeMbps.Median:F0} MB/s (in memory)");
+    }
+
+    public void WriteJson(TextWriter o) => o.WriteLine(JsonSerializer.Serialize(ToJson(), Commands.JsonOutput.Options));
+
+    private object ToJson() => new
+    {
+        machine = new
+        {
+            os = machine.Os, kernel = machine.Kernel, cpu = machine.Cpu, cpu_count = machine.CpuCount, memory_bytes = machine.MemoryBytes,
+            runtime = machine.Runtime, storage = machine.Storage, rotational = machine.Rotational, dir = machine.Folder,
+        },
+        options = new
+        {
+            runs = options.Runs, cold = options.Cold, drop_caches = options.DropAllCaches, random_reads = options.RandomReads,
+            block_size = options.BlockSize, scale_down = options.ScaleDown,
+        },
+        units = new { mbps = "10^6 bytes per second", texture_data = TextureData, device_estimate = EstimateNote },
+        scenarios = scenarios.Select(s => new
+        {
+            name = s.Scenario.Name,
+            cold = s.Cold,
+            summary = s.Scenario.Summary,
+            archive_bytes = s.ArchiveBytes,
+            entries = s.Scenario.EntryCount,
+            injected = s.Scenario.InjectedCount,
+            source_files = s.SourceFiles,
+            seconds = s.Seconds,
+            paths = s.Paths.Select(p => PathJson(s, p)),
+            builds = s.Builds.Select(b => new
+            {
+                path = b.Name,
+                what = b.Means,
+                ms = Samples.Of(b.Ms),
+                mbps = Samples.Of(b.Ms.Select(ms => s.ArchiveBytes / (ms / 1000) / 1e6).ToList()),
+                runs_ms = b.Ms,
+                speed_vs_repack = Samples.MedianOf(b.RatioToRepack),
+                stored_ratio = b.StoredRatio,
+            }),
+            lz4 = new { data = TextureData, ratio = s.Lz4.Ratio, chunks_compressed = s.Lz4.ChunksCompressed, decode_mbps = s.Lz4.DecodeMbps },
+        }),
+    };
+
+    private static object PathJson(ScenarioResult s, PathMeasurements p) => new
+    {
+        path = p.Name,
+        mbps = Samples.Of(p.WholeMbps),
+        ratio_to_solid = Samples.MedianOf(p.WholeRatioToSolid),
+        opens = p.Opens,
+        reads = p.WholeTrace?.Reads,
+        parallel_readers = p.Path.Parallel ? ReadPath.ParallelReaders : (int?)null,
+        runs_mbps = p.WholeMbps,
+        runs_ratio_to_solid = p.WholeRatioToSolid,
+        bytes_read = p.WholeTrace?.Bytes,
+        pieces = p.WholeTrace?.Pieces,
+        read_syscalls = p.WholeIo?.Syscalls,
+        read_syscall_bytes = p.WholeIo?.Bytes,
+        open_ms = Samples.Of(p.OpenMs),
+        peak_rss_delta_bytes = p.PeakRssDelta,
+        compression_ratio = p.Path.CompressionRatio,
+        random_4k = p.Path.Parallel ? null : new
+        {
+            mbps = Samples.Of(p.RandomMbps),
+            ratio_to_solid = Samples.MedianOf(p.RandomRatioToSolid),
+            runs_mbps = p.RandomMbps,
+            runs_ratio_to_solid = p.RandomRatioToSolid,
+            reads = p.RandomTrace?.Reads,
+            bytes_read = p.RandomTrace?.Bytes,
+        },
+        device_estimate = p.Path.Parallel ? null : DeviceModel.Article.ToDictionary(d => d.Name, d => s.Estimate(p, d) is { } e
+            ? new { mbps = e.Mbps, ratio_to_solid = e.Ratio } : null),
+    };
+}

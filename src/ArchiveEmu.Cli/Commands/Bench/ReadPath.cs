@@ -1,0 +1,60 @@
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Cli.Commands.Bench;
+
+/// <summary>
+/// One way of getting a scenario's emulated bytes. <see cref="Parallel"/> paths read the whole archive in
+/// several concurrent pieces (does parallelism hide the cost of many files?) and skip the random reads.
+/// </summary>
+internal sealed record ReadPath(string Name, Func<BenchFile> Open, bool Parallel = false, double? CompressionRatio = null)
+{
+    public const string Solid = "solid";
+    public const int ParallelReaders = 4;
+
+    /// <summary>solid, emulated, emulated-parallel, merged, merged-lz4 over <paramref name="files"/>.</summary>
+    public static IReadOnlyList<ReadPath> For(ScenarioFiles files)
+    {
+        var emulated = Emulated(files);
+        var (merged, _) = Merged(files, files.RawCacheFolder, "merged");
+        var (mergedLz4, ratio) = Merged(files, files.Lz4CacheFolder, "merged-lz4");
+        return
+        [
+            new(Solid, () => new SolidBenchFile(files.SolidPath)),
+            new("emulated", emulated),
+            new("emulated-parallel", Emulated(files), Parallel: true),
+            new("merged", merged),
+            new("merged-lz4", mergedLz4, CompressionRatio: ratio),
+        ];
+    }
+
+    // Each emulated path has its own handle pool, sized like the shared one, so its opens can be counted.
+    private static Func<BenchFile> Emulated(ScenarioFiles files)
+    {
+        var pool = new FileHandlePool(FileHandlePool.Shared.Capacity);
+        var game = files.OpenGame(cacheFolder: null, pool);
+        return () => new VirtualBenchFile(game.OpenFile(files.ArchivePath), pool, merged: null);
+    }
+
+    private static (Func<BenchFile> Open, double Ratio) Merged(ScenarioFiles files, string cacheFolder, string name)
+    {
+        var game = files.OpenGame(cacheFolder);
+        var cache = game.Cache!;
+        var route = game.Plan.FindArchive(files.ArchivePath)!;
+        var extent = cache.Find(game.KeyOf(route))?.Merged
+            ?? throw new InvalidDataException($"{cacheFolder}: the {name} cache holds no merged entry for {files.ArchivePath}");
+        var table = cache.ReadChunkTable(extent); // once: the trace model needs it, the timed open should not pay for it
+        string pack = cache.PathOf(extent.Chunks);
+        return (() =>
+        {
+            var file = game.OpenFile(files.ArchivePath);
+            if (file.Files.Any())
+            {
+                file.Dispose();
+                throw new InvalidDataException($"{cacheFolder}: {files.ArchivePath} was served by emulation, not from the merged cache");
+            }
+            return new VirtualBenchFile(file, pool: null, new MergedReadModel(pack, extent.Chunks.Offset, table));
+        }, (double)extent.Chunks.Length / Math.Max(1, extent.Length));
+    }
+}

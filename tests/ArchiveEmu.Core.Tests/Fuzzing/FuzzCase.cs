@@ -1,0 +1,97 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Tests.Fuzzing;
+
+/// <summary>What one mutated archive did to a format's reader and builder.</summary>
+/// <param name="Finding">Null when the behaviour was acceptable; otherwise what went wrong (a crash, a hang, unbounded memory, an unclear error).</param>
+internal sealed record FuzzOutcome(bool Accepted, string? Error, string? Finding);
+
+/// <summary>
+/// Runs one mutated file through detection, the format's reader and its builder (unchanged and patched), reading
+/// every byte of what it builds, on its own thread with a time limit and an allocation budget. Acceptable: it
+/// works, or it fails with an IOException (ArchiveFormatException included) that names the file.
+/// </summary>
+internal static class FuzzCase
+{
+    public static readonly TimeSpan TimeLimit = TimeSpan.FromSeconds(10);
+
+    public static FuzzOutcome Run(IArchiveFormat format, string path, TimeSpan? timeLimit = null)
+    {
+        var limit = timeLimit ?? TimeLimit;
+        long fileLength = new FileInfo(path).Length;
+        long budget = 64L * 1024 * 1024 + 32 * fileLength; // no allocation may be sized by an unchecked header field
+        FuzzOutcome? outcome = null;
+        var thread = new Thread(() => outcome = Guarded(format, path, fileLength, budget)) { IsBackground = true };
+        thread.Start();
+        if (!thread.Join(limit))
+            return new FuzzOutcome(false, null, $"hang: still running after {limit.TotalSeconds} s");
+        return outcome!;
+    }
+
+    private static FuzzOutcome Guarded(IArchiveFormat format, string path, long fileLength, long budget)
+    {
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        try
+        {
+            _ = ArchiveFormats.Detect(path);
+            var index = format.ReadIndex(path);
+            ReadAll(format.Build(index, ArchivePatch.Empty), fileLength);
+            ReadAll(format.Build(index, Patch(format, index)), fileLength);
+            return Checked(new FuzzOutcome(true, null, null), before, budget);
+        }
+        catch (IOException e) when (e.Message.Contains(path, StringComparison.Ordinal))
+        {
+            return Checked(new FuzzOutcome(false, e.Message, null), before, budget);
+        }
+        catch (Exception e)
+        {
+            var frame = e.StackTrace?.Split('\n').FirstOrDefault()?.Trim();
+            return new FuzzOutcome(false, e.Message, $"{e.GetType().Name}: {e.Message} [{frame}]");
+        }
+    }
+
+    private static FuzzOutcome Checked(FuzzOutcome outcome, long before, long budget)
+    {
+        long used = GC.GetAllocatedBytesForCurrentThread() - before;
+        return used <= budget ? outcome : outcome with { Finding = $"allocated {used:N0} bytes for a small file (budget {budget:N0})" };
+    }
+
+    // Replace the first entry and add one, so the builder's layout code runs on whatever the reader accepted.
+    private static ArchivePatch Patch(IArchiveFormat format, ArchiveIndex index)
+    {
+        var bytes = EntryInput.FromBytes(new byte[333]);
+        var changes = new List<EntryChange>();
+        if (format.Addressing == EntryAddressing.ByIndex)
+        {
+            if (index.Entries.Count > 0)
+                changes.Add(new EntryChange(EntryKey.ByIndex(index.Entries[0].Index), bytes, "fuzz"));
+            changes.Add(new EntryChange(EntryKey.ByIndex(index.Entries.Count), bytes, "fuzz"));
+        }
+        else
+        {
+            if (index.Entries.FirstOrDefault(e => e.Name is not null) is { } first)
+                changes.Add(new EntryChange(EntryKey.ByName(first.Name!), bytes, "fuzz"));
+            changes.Add(new EntryChange(EntryKey.ByName("fuzz_added.bin"), bytes, "fuzz"));
+        }
+        return new ArchivePatch(changes);
+    }
+
+    private static void ReadAll(EmulatedArchive archive, long fileLength)
+    {
+        using (archive)
+        {
+            var file = archive.File;
+            if (file.Length > 4 * fileLength + (1 << 20))
+                throw new InvalidOperationException($"emulated archive of {file.Length} bytes from a {fileLength}-byte original");
+            var buffer = new byte[64 * 1024];
+            for (long at = 0; at < file.Length;)
+            {
+                int n = file.Read(at, buffer);
+                if (n <= 0)
+                    throw new InvalidOperationException($"read returned {n} at {at} of {file.Length}");
+                at += n;
+            }
+        }
+    }
+}

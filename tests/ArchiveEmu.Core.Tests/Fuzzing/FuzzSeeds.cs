@@ -1,0 +1,59 @@
+using System.Formats.Tar;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.Fuzzing;
+
+/// <summary>Valid originals to mutate, per format: the fixtures where there are some, the test writers for the rest.</summary>
+internal static class FuzzSeeds
+{
+    public static readonly string[] Formats = ["afs", "awb", "img", "pak", "tar", "zip"];
+
+    public static IReadOnlyList<(string Name, byte[] Bytes)> For(string format) => format switch
+    {
+        "afs" =>
+        [
+            ("fixtures/textures.afs", Fixture("game/data/textures.afs")),
+            ("fixtures/voice.afs", Fixture("game/data/voice.afs")),
+            ("writer, empty slot", AfsTestWriter.Write([Small(1), null, Small(2)])),
+        ],
+        "awb" =>
+        [
+            ("writer, width 4", AwbTestWriter.Write([Small(3), Small(4), null, Small(5)])),
+            ("writer, width 2, ids", AwbTestWriter.Write([Small(6), Small(7)], new AwbTestWriter.Options(PositionWidth: 2, Ids: [5, 9]))),
+        ],
+        "img" => [("writer", ImgTestWriter.Write([("a.dff", Small(8)), ("b.txd", Small(9)), ("c.col", Small(10))]))],
+        "pak" => PakTestLayout.All.Select(layout => ($"writer {layout}", PakTestWriter.Write(layout, [("a.bin", Small(11)), ("dir/b.bin", Small(12))]))).ToArray(),
+        "tar" => [("System.Formats.Tar pax", Tar(TarEntryFormat.Pax)), ("System.Formats.Tar gnu", Tar(TarEntryFormat.Gnu))],
+        "zip" => [("fixtures/ui.zip", Fixture("game/data/ui.zip"))],
+        _ => throw new ArgumentOutOfRangeException(nameof(format), format, "no seeds"),
+    };
+
+    private static byte[] Small(int seed) => TestData.Random(seed, 200 + seed * 97);
+
+    private static byte[] Fixture(string relative)
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            var path = Path.Combine(dir.FullName, "fixtures", relative);
+            if (File.Exists(path))
+                return File.ReadAllBytes(path);
+        }
+        throw new FileNotFoundException($"fixture {relative} not found above the test binaries");
+    }
+
+    // Written by .NET's own tar writer: independent of ArchiveEmu's reader.
+    private static byte[] Tar(TarEntryFormat format)
+    {
+        using var stream = new MemoryStream();
+        using (var writer = new TarWriter(stream, format, leaveOpen: true))
+        {
+            foreach (var (name, seed) in new[] { ("a.bin", 13), ("some/longer/folder/name/for/the/entry/b.bin", 14) })
+            {
+                TarEntry entry = format == TarEntryFormat.Pax ? new PaxTarEntry(TarEntryType.RegularFile, name) : new GnuTarEntry(TarEntryType.RegularFile, name);
+                entry.DataStream = new MemoryStream(Small(seed));
+                writer.WriteEntry(entry);
+            }
+        }
+        return stream.ToArray();
+    }
+}

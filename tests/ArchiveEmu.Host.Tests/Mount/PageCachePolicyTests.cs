@@ -9,9 +9,9 @@ public sealed class PageCachePolicyTests
     {
         var policy = new PageCachePolicy();
         var v1 = new object();
-        Assert.That(policy.Opened("a", v1), Is.EqualTo((false, false)), "first open: nothing cached worth keeping");
+        Assert.That(policy.Opened("a", v1), Is.EqualTo((false, false, false)), "first open: nothing cached worth keeping");
         policy.Closed("a", v1);
-        Assert.That(policy.Opened("a", v1), Is.EqualTo((true, false)));
+        Assert.That(policy.Opened("a", v1), Is.EqualTo((true, false, false)));
     }
 
     [Test]
@@ -21,7 +21,7 @@ public sealed class PageCachePolicyTests
         var (v1, v2) = (new object(), new object());
         policy.Opened("a", v1);
         policy.Closed("a", v1);
-        Assert.That(policy.Opened("a", v2), Is.EqualTo((false, false)));
+        Assert.That(policy.Opened("a", v2), Is.EqualTo((false, false, true)));
     }
 
     [Test]
@@ -30,10 +30,10 @@ public sealed class PageCachePolicyTests
         var policy = new PageCachePolicy();
         var (v1, v2) = (new object(), new object());
         policy.Opened("a", v1);
-        Assert.That(policy.Opened("a", v2), Is.EqualTo((false, true)));
+        Assert.That(policy.Opened("a", v2), Is.EqualTo((false, true, false)));
         policy.Closed("a", v1);
         policy.Closed("a", v2);
-        Assert.That(policy.Opened("a", v2), Is.EqualTo((false, false)), "v2 never filled the cache (direct_io), so drop what v1 left");
-        Assert.That(policy.Opened("b", v2), Is.EqualTo((false, false)), "paths are independent");
+        Assert.That(policy.Opened("a", v2), Is.EqualTo((false, false, true)), "v2 never filled the cache (direct_io), so drop what v1 left");
+        Assert.That(policy.Opened("b", v2), Is.EqualTo((false, false, false)), "paths are independent");
     }
 }

@@ -34,6 +34,8 @@ public static class MountHost
         builder.Configuration.AddCommandLine(args, Switches);
         Log.Logger = new LoggerConfiguration()
             .ReadFrom.Configuration(builder.Configuration)
+            // A start-up failure is reported below as one line; the generic host would add it again with a stack trace.
+            .Filter.ByExcluding(e => e.MessageTemplate.Text == "Hosting failed to start")
             .WriteTo.Console(outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}{Exception}")
             .CreateLogger();
         builder.Services.AddSerilog();

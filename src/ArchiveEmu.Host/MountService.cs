@@ -34,19 +34,29 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var pool = new FileHandlePool(1024, FileOptions.None);
         var game = new EmulatedGame(plan, pool) { Cache = cache };
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, pool, logger);
-        _fs = new ModdedGameFileSystem(game, pool, builder, logger);
+        var fs = _fs = new ModdedGameFileSystem(game, pool, builder, logger);
 
-        _mount = FuseMount.Start(_fs, mountPoint, MountArguments(), options.Threads);
+        ModFolderWatcher? watcher = null;
+        watcher = _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs),
+            () => fs.Reload(() => watcher!.Changes),
+            message => logger.LogWarning("{Message}", message)); // before mounting: if inotify is exhausted, nothing is left mounted
+        try
+        {
+            _mount = FuseMount.Start(fs, mountPoint, MountArguments(), options.Threads);
+        }
+        catch
+        {
+            _watcher.Dispose();
+            throw;
+        }
         _mount.EndedUnexpectedly += code =>
         {
             logger.LogWarning("the mount at {MountPoint} went away (fuse loop ended with {Code}); stopping", mountPoint, code);
             lifetime.StopApplication();
         };
-        _fs.Invalidate = _mount.Invalidate;
+        fs.Invalidate = _mount.Invalidate;
         if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
-        _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs), _fs.Reload,
-            message => logger.LogWarning("{Message}", message));
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge})",
             plan.GameFolder, plan.Mods.Count, mountPoint, plan.Archives.Count, plan.Overrides.Count,
             cache?.Folder ?? "off", options.Merge);

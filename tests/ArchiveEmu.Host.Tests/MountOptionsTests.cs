@@ -33,4 +33,21 @@ public sealed class MountOptionsTests
         var options = new MountOptions { Game = temp, Mods = { temp }, MountPoint = "/mnt/x", Merge = "never" };
         Assert.That(options.Validate(), Is.Empty);
     }
+
+    [Test]
+    public void Validate_AlwaysMergeWithoutCacheAndBadNumbers_NamesEachOne()
+    {
+        var temp = Path.GetTempPath();
+        var options = new MountOptions { Game = temp, MountPoint = "/mnt/x", Merge = "always", NoCache = true, Threads = 0, ReadAheadKb = -1 };
+        var problems = options.Validate();
+        Assert.That(problems, Has.Some.Contains("needs the cache"));
+        Assert.That(problems, Has.Some.Contains("Threads 0"));
+        Assert.That(problems, Has.Some.Contains("ReadAheadKb -1"));
+    }
+
+    [TestCase("auto", Core.MergedCache.MergePolicy.Auto)]
+    [TestCase("always", Core.MergedCache.MergePolicy.Always)]
+    [TestCase("never", Core.MergedCache.MergePolicy.Never)]
+    public void Policy_FollowsTheMergeSetting(string merge, Core.MergedCache.MergePolicy expected) =>
+        Assert.That(new MountOptions { Merge = merge }.Policy, Is.EqualTo(expected));
 }

@@ -56,7 +56,7 @@ internal static unsafe class FuseCallbacks
         {
             relative = PathOf(path);
             int size = RuntimeInformation.ProcessArchitecture == Architecture.Arm64 ? 128 : 144;
-            return Fs.GetAttr(relative, new Span<byte>(stat, size), info is null || info->Handle == 0 ? null : info->Handle);
+            return Fs.GetAttr(relative, new Span<byte>(stat, size));
         }
         catch (Exception e)
         {

@@ -6,8 +6,8 @@ namespace ArchiveEmu.Host.Fuse;
 /// </summary>
 internal interface IFuseFileSystem
 {
-    /// <summary>Fills <paramref name="stat"/> (a libc struct stat) for the path, or for an open handle when one is given.</summary>
-    int GetAttr(string path, Span<byte> stat, ulong? handle);
+    /// <summary>Fills <paramref name="stat"/> (a libc struct stat) for the path.</summary>
+    int GetAttr(string path, Span<byte> stat);
 
     /// <summary>Opens for reading; sets the handle id and the kernel caching bits in <paramref name="info"/>.</summary>
     int Open(string path, ref FuseFileInfo info);

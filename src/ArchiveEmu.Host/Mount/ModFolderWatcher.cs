@@ -36,7 +36,16 @@ internal sealed class ModFolderWatcher : IDisposable
         }
     }
 
-    private void Poke() => _timer.Change(_debounce, Timeout.InfiniteTimeSpan);
+    private long _changes;
+
+    /// <summary>How many change events have arrived so far: a reload that saw it move was racing a writer.</summary>
+    public long Changes => Interlocked.Read(ref _changes);
+
+    private void Poke()
+    {
+        Interlocked.Increment(ref _changes);
+        _timer.Change(_debounce, Timeout.InfiniteTimeSpan);
+    }
 
     public void Dispose()
     {

@@ -12,13 +12,16 @@ internal sealed partial class ModdedGameFileSystem
     /// Re-resolves the mods and swaps in a new snapshot for new opens. Archives whose inputs changed are
     /// rebuilt now if they had been built (so the log shows each rebuild), the others carry over; open
     /// handles keep the version they opened. The kernel is told to forget what it cached for changed paths.
-    /// A mod folder that no longer resolves is logged and the previous state stays.
+    /// A mod folder that no longer resolves is logged and the previous state stays. When <paramref name="changes"/>
+    /// (a count of change events) moves while the mods are resolved, a writer was busy: the result may have
+    /// caught a half-written file, so it is dropped and the next quiet moment reloads again.
     /// </summary>
-    public void Reload()
+    public void Reload(Func<long>? changes = null)
     {
         lock (_reloadLock)
         {
             var clock = Stopwatch.StartNew();
+            long changesBefore = changes?.Invoke() ?? 0;
             var old = Current;
             MountSnapshot next;
             try
@@ -32,9 +35,17 @@ internal sealed partial class ModdedGameFileSystem
                 return;
             }
 
+            if (changes is not null && changes() != changesBefore)
+            {
+                _logger.LogDebug("hot reload: mods changed again while resolving; waiting for them to settle");
+                next.Dispose();
+                return;
+            }
+
             var (archives, files) = next.ChangesSince(old);
             var wasBuilt = archives.Where(p => old.Archives.GetValueOrDefault(p)?.IsBuilt == true).ToList();
             Volatile.Write(ref _snapshot, next);
+            var sinceSwap = Stopwatch.StartNew();
             old.Dispose(); // open handles hold their own references
 
             if (archives.Count + files.Count == 0)
@@ -42,8 +53,10 @@ internal sealed partial class ModdedGameFileSystem
                 _logger.LogInformation("hot reload: mods changed, but no archive or file the mount serves did ({Ms:0} ms)", clock.Elapsed.TotalMilliseconds);
                 return;
             }
+            var changed = archives.Concat(files).ToList();
+            InvalidateAll(changed); // at once: the kernel must not serve the old size or pages to new opens
             _logger.LogInformation("hot reload: {Archives} archive(s) and {Files} file(s) changed: {Paths}",
-                archives.Count, files.Count, string.Join(", ", archives.Concat(files)));
+                archives.Count, files.Count, string.Join(", ", changed));
             foreach (var path in wasBuilt)
             {
                 try
@@ -56,9 +69,19 @@ internal sealed partial class ModdedGameFileSystem
                     _logger.LogError("hot reload: rebuilding {Archive} failed (opens will get EIO until fixed): {Message}", path, e.Message);
                 }
             }
-            foreach (var path in archives.Concat(files))
-                Invalidate?.Invoke(path);
+            // A getattr that read the old snapshot just before the swap may have replied after the first
+            // invalidation, leaving old attributes cached: invalidate once more when such replies are long done.
+            var settle = TimeSpan.FromMilliseconds(100) - sinceSwap.Elapsed;
+            if (settle > TimeSpan.Zero)
+                Thread.Sleep(settle);
+            InvalidateAll(changed);
             _logger.LogInformation("hot reload done in {Ms:0} ms", clock.Elapsed.TotalMilliseconds);
         }
+    }
+
+    private void InvalidateAll(IEnumerable<string> paths)
+    {
+        foreach (var path in paths)
+            Invalidate?.Invoke(path);
     }
 }

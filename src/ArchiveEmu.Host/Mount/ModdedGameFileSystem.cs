@@ -36,17 +36,16 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
 
     private MountSnapshot Current => Volatile.Read(ref _snapshot);
 
-    public int GetAttr(string path, Span<byte> stat, ulong? handle)
+    // The answer is always the current version, even for fstat on an older handle: the kernel caches attributes
+    // per inode, so an old version's size would be served to every new open until the attributes expire.
+    public int GetAttr(string path, Span<byte> stat)
     {
-        if (handle is { } id && _handles.Get(id) is { } open)
-            return StatOf(open.File, stat);
-
         var snapshot = Current;
         if (snapshot.Archives.TryGetValue(path, out var slot))
         {
             var served = AcquireArchive(snapshot, slot);
             if (served is null)
-                return GetAttr(path, stat, null); // replaced by a reload meanwhile: ask the new snapshot
+                return GetAttr(path, stat); // replaced by a reload meanwhile: ask the new snapshot
             try
             {
                 return StatOf(served, stat);
@@ -110,7 +109,9 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
             version = new PlainVersion(source, identity);
         }
 
-        var (keepCache, directIo) = _pageCache.Opened(path, version);
+        var (keepCache, directIo, versionChanged) = _pageCache.Opened(path, version);
+        if (versionChanged)
+            Invalidate?.Invoke(path); // the kernel may still hold the previous version's size (a late getattr, an old handle's short read)
         info.KeepCache = keepCache;
         info.DirectIo = directIo;
         info.Handle = _handles.Add(new OpenHandle(path, served, version));

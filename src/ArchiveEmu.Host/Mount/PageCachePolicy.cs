@@ -17,7 +17,9 @@ internal sealed class PageCachePolicy
         public readonly Dictionary<object, int> OpenVersions = new();
     }
 
-    public (bool KeepCache, bool DirectIo) Opened(string path, object version)
+    /// <returns>Whether to set keep_cache and direct_io, and whether the path changed version since the kernel
+    /// last cached it (so its cached attributes may be stale too).</returns>
+    public (bool KeepCache, bool DirectIo, bool VersionChanged) Opened(string path, object version)
     {
         lock (_lock)
         {
@@ -26,10 +28,11 @@ internal sealed class PageCachePolicy
             bool otherOpen = state.OpenVersions.Keys.Any(v => !v.Equals(version));
             state.OpenVersions[version] = state.OpenVersions.GetValueOrDefault(version) + 1;
             if (otherOpen)
-                return (false, true);
+                return (false, true, false);
             bool keep = version.Equals(state.CachedVersion);
+            bool changed = state.CachedVersion is not null && !keep;
             state.CachedVersion = version;
-            return (keep, false);
+            return (keep, false, changed);
         }
     }
 

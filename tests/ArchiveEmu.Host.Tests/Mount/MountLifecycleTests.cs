@@ -71,6 +71,17 @@ public sealed class MountLifecycleTests
         }
         Assert.That(host.Output, Does.Contain("hot reload: 1 archive(s)"));
         Assert.That(host.Output.Split("built data/textures.afs").Length - 1, Is.EqualTo(2), host.Output);
+
+        // A file a mod adds appears (listing and bytes) once the reload has run.
+        File.WriteAllText(Path.Combine(_game.Mods[1], "data/added-later.txt"), "hot\n");
+        clock.Restart();
+        while (!Directory.GetFiles(_game.Mounted("data")).Select(Path.GetFileName).Contains("added-later.txt"))
+        {
+            if (clock.Elapsed > TimeSpan.FromSeconds(15))
+                Assert.Fail($"the added file never appeared:\n{host.Output}");
+            Thread.Sleep(100);
+        }
+        Assert.That(File.ReadAllText(_game.Mounted("data/added-later.txt")), Is.EqualTo("hot\n"));
     }
 
     // Until the debounced reload swaps versions, a new open still gets the old version, whose changed input makes it EIO.
@@ -85,6 +96,67 @@ public sealed class MountLifecycleTests
             return false;
         }
     }
+
+    [Test]
+    public void HotReload_WhileReadersReadConstantly_EveryWholeReadIsOneVersionOrAnIoError()
+    {
+        var hero = Path.Combine(_game.Mods[0], "data/textures.afs/0005_hero.dds");
+        byte[][] contents = [TestSupport.TestData.Random(11, 20_000), TestSupport.TestData.Random(12, 9_000), TestSupport.TestData.Random(13, 33_000)];
+        var versions = new List<byte[]>();
+        foreach (var content in contents)
+        {
+            File.WriteAllBytes(hero, content);
+            File.SetLastWriteTimeUtc(hero, DateTime.UtcNow);
+            versions.Add(_game.Cat("data/textures.afs"));
+        }
+        using var host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted();
+
+        var until = DateTime.UtcNow + TimeSpan.FromSeconds(3);
+        int whole = 0, errors = 0;
+        var mixed = new System.Collections.Concurrent.ConcurrentBag<string>();
+        var readers = Enumerable.Range(0, 2).Select(_ => new Thread(() =>
+        {
+            while (DateTime.UtcNow < until)
+            {
+                try
+                {
+                    var bytes = File.ReadAllBytes(_game.Mounted("data/textures.afs"));
+                    if (versions.Any(v => v.SequenceEqual(bytes)))
+                        Interlocked.Increment(ref whole);
+                    else
+                        mixed.Add(Describe(bytes, versions));
+                }
+                catch (IOException)
+                {
+                    Interlocked.Increment(ref errors);
+                }
+            }
+        })).ToList();
+        readers.ForEach(t => t.Start());
+        var staging = Path.Combine(_game.Root, "staging.dds");
+        for (int i = 0; DateTime.UtcNow < until; i++)
+        {
+            // Replaced atomically, so every state of the mod folder is one of the known versions (an in-place
+            // rewrite can be caught half-written: that is a consistent view too, but of an unknown version).
+            File.WriteAllBytes(staging, contents[i % contents.Length]);
+            File.Move(staging, hero, overwrite: true);
+            Thread.Sleep(250);
+        }
+        readers.ForEach(t => t.Join());
+
+        Assert.That(mixed, Is.Empty, $"{whole} whole reads, {errors} I/O errors\n{host.Output}");
+        Assert.That(whole, Is.GreaterThan(0));
+        Assert.That(host.Output, Does.Contain("hot reload"));
+        TestContext.Progress.WriteLine($"hot reload under load: {whole} whole reads of one version, {errors} I/O errors, no mixed read");
+    }
+
+    // Which versions the bytes agree with, and where they stop agreeing: tells a stale size from stale pages.
+    private static string Describe(byte[] bytes, List<byte[]> versions) =>
+        $"{bytes.Length} bytes: " + string.Join("; ", versions.Select((v, i) =>
+        {
+            int same = bytes.AsSpan().CommonPrefixLength(v);
+            return $"v{i} ({v.Length} bytes) agrees up to {same}";
+        }));
 
     [Test]
     public void DeadMountLeftByAKilledHost_IsUnmountedAndReplacedOnTheNextStart()
@@ -108,5 +180,38 @@ public sealed class MountLifecycleTests
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1));
         Assert.That(host.Output.Trim().Split('\n'), Has.Length.EqualTo(1), host.Output);
         Assert.That(host.Output, Does.Contain("mount point is not empty"));
+    }
+
+    [Test]
+    public void MountPointAlreadyMounted_OneClearLine_Exit1()
+    {
+        using var first = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted();
+        using var second = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never"));
+        Assert.That(second.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1));
+        Assert.That(second.Output.Trim().Split('\n'), Has.Length.EqualTo(1), second.Output);
+        Assert.That(second.Output, Does.Contain("already mounted there (busy)"));
+        Assert.That(File.Exists(_game.Mounted("data/voice.afs")), Is.True, "the first mount is untouched");
+    }
+
+    [Test]
+    public void GameFolderMissing_OneClearLine_Exit1()
+    {
+        using var host = HostProcess.StartHost(_game.MountPoint, [.. _game.HostArgs("never"), "--ArchiveEmu:Game=/nonexistent/game"]);
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1));
+        Assert.That(host.Output.Trim().Split('\n'), Has.Length.EqualTo(1), host.Output);
+        Assert.That(host.Output, Does.Contain("/nonexistent/game: game folder not found"));
+    }
+
+    [Test]
+    public void ModTargetingAFileThatIsNoArchive_OneClearLine_Exit1_NothingMounted()
+    {
+        var bad = Path.Combine(_game.Root, "bad-mod");
+        Directory.CreateDirectory(Path.Combine(bad, "data/readme.txt"));
+        File.WriteAllText(Path.Combine(bad, "data/readme.txt/1.bin"), "x");
+        using var host = HostProcess.StartHost(_game.MountPoint, [.. _game.HostArgs("never"), $"--ArchiveEmu:Mods:2={bad}"]);
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1));
+        Assert.That(host.Output.Trim().Split('\n'), Has.Length.EqualTo(1), host.Output);
+        Assert.That(host.Output, Does.Contain("not an archive format"));
+        Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False);
     }
 }

@@ -67,6 +67,16 @@ public sealed class MountReadTests
     }
 
     [Test]
+    public void TargetedArchive_ModifiedTime_IsItsNewestInput()
+    {
+        var inputs = new[] { Path.Combine(_game.Game, "data/textures.afs") }
+            .Concat(_game.Mods.Select(m => Path.Combine(m, "data/textures.afs")).Where(Directory.Exists).SelectMany(Directory.EnumerateFiles))
+            .Where(f => !f.EndsWith(".del", StringComparison.Ordinal)); // a deletion has no bytes, so no input time
+        var newest = inputs.Max(File.GetLastWriteTimeUtc);
+        Assert.That(File.GetLastWriteTimeUtc(_game.Mounted("data/textures.afs")), Is.EqualTo(newest));
+    }
+
+    [Test]
     public void UnzipTest_OnTheMountedZip_FindsNoErrors()
     {
         var unzip = ExternalTool.Run("unzip", "-t", _game.Mounted("data/ui.zip"));

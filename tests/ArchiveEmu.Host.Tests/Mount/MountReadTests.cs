@@ -28,6 +28,22 @@ public sealed class MountReadTests
     }
 
     [Test]
+    public void TheMount_IsReadOnly_AndHiddenFromOtherUsers()
+    {
+        var line = File.ReadAllLines("/proc/self/mountinfo").Single(l => l.Split(' ')[4] == _game.MountPoint);
+        Assert.That(line.Split(' ')[5].Split(','), Does.Contain("ro"), line);
+        Assert.That(line, Does.Not.Contain("allow_other"), line);
+        if (Environment.UserName != "root" || !File.Exists("/usr/bin/setpriv"))
+            Assert.Ignore("needs root and setpriv to try the mount as another user");
+        // Without allow_other the kernel lets only the user who mounted in: "nobody" gets EACCES.
+        var other = ExternalTool.Run("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "ls", _game.MountPoint);
+        Assert.That(other.ExitCode, Is.Not.Zero, other.ToString());
+        Assert.That(other.StdErr, Does.Contain("Permission denied"));
+        var control = ExternalTool.Run("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "ls", _game.Game);
+        Assert.That(control.ExitCode, Is.Zero, "the game folder itself is readable by nobody: the refusal above is the mount's: " + control);
+    }
+
+    [Test]
     public void EveryFile_ReadThroughTheMount_IsWhatArchiveemuCatWrites()
     {
         foreach (var file in _game.VisibleFiles)

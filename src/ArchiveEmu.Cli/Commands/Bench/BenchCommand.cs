@@ -10,7 +10,7 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 internal sealed class BenchCommand : ICommand
 {
     public string Name => "bench";
-    public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--dir DIR] [--json FILE]";
+    public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--block-size N] [--dir DIR] [--json FILE]";
 
     public int Run(IReadOnlyList<string> args, CliConsole console)
     {

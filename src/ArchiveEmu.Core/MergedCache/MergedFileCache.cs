@@ -116,7 +116,9 @@ public sealed partial class MergedFileCache
         try
         {
             table = ChunkTable.Deserialize(_packs.ReadBlob(merged.Table), merged);
-            handle = File.OpenHandle(_packs.PathOf(merged.Chunks.Pack), FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            // SequentialScan (FADV_SEQUENTIAL, a larger readahead): a merged entry exists to be read whole
+            handle = File.OpenHandle(_packs.PathOf(merged.Chunks.Pack), FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete,
+                FileOptions.SequentialScan);
         }
         catch (Exception e) when (e is InvalidDataException or FileNotFoundException)
         {

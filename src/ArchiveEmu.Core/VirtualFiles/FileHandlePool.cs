@@ -20,9 +20,11 @@ public sealed class FileHandlePool
 
     /// <summary>Creates a pool that keeps at most <paramref name="capacity"/> handles open.</summary>
     /// <param name="capacity">The most handles open at once.</param>
-    /// <param name="openOptions">How handles are opened: <see cref="FileOptions.RandomAccess"/> (no kernel read-ahead)
-    /// by default; a server whose readers mostly stream (the FUSE mount) passes <see cref="FileOptions.None"/>.</param>
-    public FileHandlePool(int capacity, FileOptions openOptions = FileOptions.RandomAccess)
+    /// <param name="openOptions">How handles are opened. The default, <see cref="FileOptions.None"/>, keeps the kernel's
+    /// read-ahead: <see cref="FileOptions.RandomAccess"/> (FADV_RANDOM) turns it off, and the pages reads then bring in are
+    /// small folios that read back slowly while cached (bench: warm emulated 0.23× of solid with it, 0.41× without;
+    /// the mount's cold emulated reads 432 → 870–1200 MB/s). Pass RandomAccess for readers that truly only seek.</param>
+    public FileHandlePool(int capacity, FileOptions openOptions = FileOptions.None)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(capacity, 1);
         Capacity = capacity;

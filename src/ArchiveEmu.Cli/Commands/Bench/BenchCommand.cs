@@ -10,7 +10,7 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 internal sealed class BenchCommand : ICommand
 {
     public string Name => "bench";
-    public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--dir DIR] [--json FILE]";
+    public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--block-size N] [--dir DIR] [--json FILE]";
 
     public int Run(IReadOnlyList<string> args, CliConsole console)
     {
@@ -93,7 +93,17 @@ internal sealed class BenchCommand : ICommand
         var clock = Stopwatch.StartNew();
         using var files = ScenarioFiles.Generate(scenario, work, text => status($"{scenario.Name}: {text}"));
         cancel.ThrowIfCancellationRequested();
-        var paths = new ReadRunner(files, options, status, cancel).Run(ReadPath.For(files));
+        var readPaths = ReadPath.For(files);
+        IReadOnlyList<PathMeasurements> paths;
+        try
+        {
+            paths = new ReadRunner(files, options, status, cancel).Run(readPaths);
+        }
+        finally
+        {
+            foreach (var path in readPaths)
+                path.Owned?.Dispose();
+        }
         var builds = new BuildRunner(files, options, status, cancel).Run();
         var lz4 = Lz4Figures.Measure(files, options.Runs);
         return new ScenarioResult(scenario, files.Length, files.SourceFiles, options.Cold, paths, builds, lz4, clock.Elapsed.TotalSeconds);

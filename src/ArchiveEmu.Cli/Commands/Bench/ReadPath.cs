@@ -7,24 +7,34 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 /// <summary>
 /// One way of getting a scenario's emulated bytes. <see cref="Parallel"/> paths read the whole archive in
 /// several concurrent pieces (does parallelism hide the cost of many files?) and skip the random reads.
+/// <see cref="Owned"/> is what the path keeps open across runs, disposed when the scenario ends.
 /// </summary>
-internal sealed record ReadPath(string Name, Func<BenchFile> Open, bool Parallel = false, double? CompressionRatio = null)
+internal sealed record ReadPath(string Name, Func<BenchFile> Open, bool Parallel = false, double? CompressionRatio = null,
+    IDisposable? Owned = null)
 {
     public const string Solid = "solid";
     public const int ParallelReaders = 4;
 
-    /// <summary>solid, emulated, emulated-parallel, merged, merged-lz4 over <paramref name="files"/>.</summary>
+    /// <summary>
+    /// solid, emulated, emulated-parallel, merged, merged-lz4 over <paramref name="files"/>; and the "-kept" paths,
+    /// whose virtual file is opened once and kept across runs as the mount host keeps it (handles stay open,
+    /// merged chunks stay hash-checked).
+    /// </summary>
     public static IReadOnlyList<ReadPath> For(ScenarioFiles files)
     {
         var emulated = Emulated(files);
         var (merged, _) = Merged(files, files.RawCacheFolder, "merged");
         var (mergedLz4, ratio) = Merged(files, files.Lz4CacheFolder, "merged-lz4");
+        var emulatedKept = new KeptBenchFile.Shared(Emulated(files));
+        var mergedKept = new KeptBenchFile.Shared(Merged(files, files.RawCacheFolder, "merged").Open);
         return
         [
             new(Solid, () => new SolidBenchFile(files.SolidPath)),
             new("emulated", emulated),
             new("emulated-parallel", Emulated(files), Parallel: true),
+            new("emulated-kept", emulatedKept.Open, Owned: emulatedKept),
             new("merged", merged),
+            new("merged-kept", mergedKept.Open, Owned: mergedKept),
             new("merged-lz4", mergedLz4, CompressionRatio: ratio),
         ];
     }

@@ -48,8 +48,13 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
 
     // One untimed pass of every path first, then a pause: the JIT's tiered compilation promotes the hot loops
     // (ours, Core's, the hash and LZ4 libraries') to optimised code before anything is timed.
+    // Before that, every file's pages are dropped once, warm runs too: the page cache then holds what reading
+    // put there, not what writing did (a file written in 64 KiB pieces sits in small folios and reads back at
+    // 0.75x of one written in 1 MiB pieces — the bench's own files would otherwise decide the warm ratios).
     private void WarmUp(IReadOnlyList<ReadPath> paths)
     {
+        if (OperatingSystem.IsLinux())
+            PageCache.Drop(files.AllFiles());
         for (int pass = 0; pass < 2; pass++)
         {
             foreach (var path in paths)

@@ -35,5 +35,9 @@ public sealed class FileSource : SegmentSource
         }
     }
 
+    /// <summary>Hints the kernel to start reading [offset, +length) of the file (see <see cref="ReadAheadHint"/>).</summary>
+    internal void WillNeedSoon(long sourceOffset, long length) =>
+        ReadAheadHint.WillNeedSoon(File.GetHandle(), sourceOffset, length);
+
     public override string Describe() => Path;
 }

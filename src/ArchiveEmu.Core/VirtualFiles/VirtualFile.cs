@@ -12,6 +12,7 @@ public sealed class VirtualFile : IDisposable
     private readonly PooledFile[] _files;
     private readonly IDisposable? _owned;
     private int _disposed;
+    private int _hintedThrough = -1; // the last segment a read-ahead hint covered (written only when hinting)
 
     internal VirtualFile(Segment[] segments, PooledFile[] files, long length, IDisposable? owned = null)
     {
@@ -46,13 +47,16 @@ public sealed class VirtualFile : IDisposable
 
         int total = (int)Math.Min(destination.Length, Length - offset);
         var rest = destination[..total];
-        int i = _lookup.Find(offset);
+        int i = _lookup.Find(offset), first = i;
+        int count;
+        long segmentEnd;
         while (true)
         {
             ref readonly var segment = ref _segments[i];
             long within = offset - segment.VirtualOffset;
-            int count = (int)Math.Min(segment.Length - within, rest.Length);
+            count = (int)Math.Min(segment.Length - within, rest.Length);
             segment.Source.ReadExactly(segment.SourceOffset + within, rest[..count]);
+            segmentEnd = segment.VirtualOffset + segment.Length;
             rest = rest[count..];
             if (rest.IsEmpty)
                 break;
@@ -60,7 +64,41 @@ public sealed class VirtualFile : IDisposable
             i++;
         }
         _lookup.Remember(i);
+        // A big read that ran to (or past) the end of a segment is a reader going through the file (a game loading the archive,
+        // cp, the kernel's FUSE read-ahead): keep the next slices requested ahead of it. Small random reads seldom reach
+        // a segment's end and never hint. Nothing is written per read, so concurrent readers share the cache line.
+        if (total >= MinStreamingRead && (i > first || offset + count == segmentEnd))
+        {
+            int hinted = Volatile.Read(ref _hintedThrough);
+            int next = hinted >= i && hinted <= i + 2 * ReadAheadSegments ? hinted + 1 : i + 1; // else: a hint of another pass
+            if (next <= i + ReadAheadSegments / 4 && next < _segments.Length) // refill once a quarter is left
+                HintNextSegments(next);
+        }
         return total;
+    }
+
+    /// <summary>The last segment a read-ahead hint has asked for (-1: none yet); for tests.</summary>
+    internal int HintedThrough => Volatile.Read(ref _hintedThrough);
+
+    // Ask for the next few file slices (up to ReadAheadBytes). Threads racing here may hint a range twice; the kernel
+    // skips pages already cached or in flight. Measured with `archiveemu bench --cold` (docs/BENCHMARKS.md).
+    private const int MinStreamingRead = 64 * 1024;
+    private const long ReadAheadBytes = 16L << 20;
+    private const int ReadAheadSegments = 32;
+
+    private void HintNextSegments(int first)
+    {
+        long bytes = 0;
+        int j = first;
+        for (; j < _segments.Length && j < first + ReadAheadSegments && bytes < ReadAheadBytes; j++)
+        {
+            ref readonly var segment = ref _segments[j];
+            long length = Math.Min(segment.Length, ReadAheadBytes - bytes);
+            if (segment.Source is FileSource file)
+                file.WillNeedSoon(segment.SourceOffset, length);
+            bytes += length;
+        }
+        Volatile.Write(ref _hintedThrough, j - 1);
     }
 
     /// <summary>Reads exactly <c>destination.Length</c> bytes or throws <see cref="EndOfStreamException"/>.</summary>

@@ -1,0 +1,71 @@
+using ArchiveEmu.Core.VirtualFiles;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.VirtualFiles;
+
+/// <summary>
+/// A reader going through a virtual file gets the next file slices requested ahead of it (posix_fadvise WILLNEED);
+/// small random reads never trigger it. The bytes are the same either way.
+/// </summary>
+public sealed class ReadAheadHintTests
+{
+    private TempDirectory _dir = null!;
+    private VirtualFile _file = null!;
+    private byte[] _expected = [];
+
+    [SetUp]
+    public void Build()
+    {
+        _dir = new TempDirectory("readahead");
+        var builder = new VirtualFileBuilder(new FileHandlePool(8));
+        var all = new List<byte>();
+        for (int i = 0; i < 100; i++)
+        {
+            var bytes = TestData.Random(i, 100_000 + i);
+            builder.AppendFile(_dir.Write($"f{i}.bin", bytes), 0, bytes.Length);
+            all.AddRange(bytes);
+        }
+        _file = builder.Build();
+        _expected = all.ToArray();
+    }
+
+    [TearDown]
+    public void Dispose()
+    {
+        _file.Dispose();
+        _dir.Dispose();
+    }
+
+    [Test]
+    public void ASequentialReader_KeepsSlicesRequestedAheadOfIt_ToTheEnd()
+    {
+        var buffer = new byte[256 * 1024];
+        var read = new List<byte>();
+        for (long at = 0; at < _file.Length;)
+        {
+            int n = _file.Read(at, buffer);
+            read.AddRange(buffer.AsSpan(0, n).ToArray());
+            at += n;
+            int current = _file.FindSegment(Math.Min(at, _file.Length - 1));
+            if (at < _file.Length)
+                Assert.That(_file.HintedThrough, Is.GreaterThanOrEqualTo(Math.Min(current + 1, _file.Segments.Length - 1)),
+                    $"at {at}: the next slice is already asked for");
+        }
+        Assert.That(read, Is.EqualTo(_expected));
+        Assert.That(_file.HintedThrough, Is.EqualTo(_file.Segments.Length - 1));
+    }
+
+    [Test]
+    public void SmallRandomReads_NeverHint()
+    {
+        var random = new Random(1);
+        var buffer = new byte[4096];
+        for (int k = 0; k < 2000; k++)
+        {
+            long at = random.NextInt64(_file.Length - buffer.Length);
+            _file.ReadExactly(at, buffer);
+            Assert.That(buffer, Is.EqualTo(_expected.AsSpan((int)at, buffer.Length).ToArray()));
+        }
+        Assert.That(_file.HintedThrough, Is.EqualTo(-1));
+    }
+}

@@ -46,6 +46,7 @@ public sealed class VirtualFile : IDisposable
             return 0;
 
         int total = (int)Math.Min(destination.Length, Length - offset);
+        bool fromTheStart = offset == 0;
         var rest = destination[..total];
         int i = _lookup.Find(offset), first = i;
         int count;
@@ -69,7 +70,7 @@ public sealed class VirtualFile : IDisposable
         // a segment's end and never hint. Nothing is written per read, so concurrent readers share the cache line.
         if (total >= MinStreamingRead && (i > first || offset + count == segmentEnd))
         {
-            int hinted = Volatile.Read(ref _hintedThrough);
+            int hinted = fromTheStart ? -1 : Volatile.Read(ref _hintedThrough); // a new pass: earlier hints may be long gone
             int next = hinted >= i && hinted <= i + 2 * ReadAheadSegments ? hinted + 1 : i + 1; // else: a hint of another pass
             if (next <= i + ReadAheadSegments / 4 && next < _segments.Length) // refill once a quarter is left
                 HintNextSegments(next);

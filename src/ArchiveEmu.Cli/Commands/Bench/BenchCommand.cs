@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 
 namespace ArchiveEmu.Cli.Commands.Bench;
 
@@ -39,12 +40,14 @@ internal sealed class BenchCommand : ICommand
         var work = Directory.CreateDirectory(Path.Combine(parent, $"archiveemu-bench-{Environment.ProcessId}-{Guid.NewGuid():N}")).FullName;
 
         using var cancel = new CancellationTokenSource();
-        ConsoleCancelEventHandler onCancel = (_, e) =>
+        // Ctrl+C and SIGTERM (a CI job's timeout, `kill`) alike: finish the current read, then remove the generated data.
+        Action<PosixSignalContext> onSignal = context =>
         {
-            e.Cancel = true; // finish the current read, then remove the generated data
+            context.Cancel = true;
             cancel.Cancel();
         };
-        Console.CancelKeyPress += onCancel;
+        using var onInterrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, onSignal);
+        using var onTerminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, onSignal);
         try
         {
             var machine = MachineInfo.Collect(work);
@@ -72,7 +75,6 @@ internal sealed class BenchCommand : ICommand
         }
         finally
         {
-            Console.CancelKeyPress -= onCancel;
             if (Directory.Exists(work))
                 Directory.Delete(work, recursive: true);
         }

@@ -18,15 +18,7 @@ internal static class CliRun
     }
 
     /// <summary>The repository root: the nearest folder above the test binaries holding ArchiveEmu.sln.</summary>
-    public static string RepositoryRoot { get; } = FindRoot();
+    public static string RepositoryRoot => TestSupport.RepositoryFiles.Root;
 
-    public static string Fixture(string relative) => Path.Combine(RepositoryRoot, "fixtures", relative);
-
-    private static string FindRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "ArchiveEmu.sln")))
-                return dir.FullName;
-        throw new InvalidOperationException("ArchiveEmu.sln not found above the test binaries");
-    }
+    public static string Fixture(string relative) => TestSupport.RepositoryFiles.Fixture(relative);
 }

@@ -10,7 +10,7 @@ public sealed class SampleModLoaderTests
     [Test]
     public void TextureInjector_InjectsTheHdTexturesIntoTheFixtureArchive()
     {
-        var root = FixturesRoot();
+        var root = RepositoryFiles.Fixture("");
         var textures = Path.Combine(root, "mods/hd-textures/data/textures.afs");
         using var dir = new TempDirectory("sample");
         var output = dir["textures.afs"];
@@ -30,13 +30,5 @@ public sealed class SampleModLoaderTests
         Assert.That(entries.Where(e => e.Origin == "sample-loader").Select(e => e.Index), Is.EqualTo(new[] { 3, 5, 8, 9 }));
         Assert.That(entries[3].State, Is.EqualTo(EntryState.Replaced));
         Assert.That(log.ToString(), Does.Contain("changed: data/textures.afs (InputAdded)").And.Contain("sample-loader"));
-    }
-
-    private static string FixturesRoot()
-    {
-        for (var d = new DirectoryInfo(AppContext.BaseDirectory); d is not null; d = d.Parent)
-            if (Directory.Exists(Path.Combine(d.FullName, "fixtures", "game")))
-                return Path.Combine(d.FullName, "fixtures");
-        throw new DirectoryNotFoundException("fixtures/ not found above the test binaries");
     }
 }

@@ -28,18 +28,9 @@ internal static class FuzzSeeds
         _ => throw new ArgumentOutOfRangeException(nameof(format), format, "no seeds"),
     };
 
-    private static byte[] Small(int seed) => TestData.Random(seed, 200 + seed * 97);
+    private static byte[] Fixture(string relative) => File.ReadAllBytes(RepositoryFiles.Fixture(relative));
 
-    private static byte[] Fixture(string relative)
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            var path = Path.Combine(dir.FullName, "fixtures", relative);
-            if (File.Exists(path))
-                return File.ReadAllBytes(path);
-        }
-        throw new FileNotFoundException($"fixture {relative} not found above the test binaries");
-    }
+    private static byte[] Small(int seed) => TestData.Random(seed, 200 + seed * 97);
 
     // Written by .NET's own tar writer: independent of ArchiveEmu's reader.
     private static byte[] Tar(TarEntryFormat format)

@@ -22,7 +22,7 @@ public sealed class NuGetPackageTests
     {
         _output = new TempDirectory("pack");
         // --disable-build-servers: a build server left running would hold our redirected output open.
-        var result = ExternalTool.RunIn(RepositoryRoot, DotnetHost(),
+        var result = ExternalTool.RunIn(RepositoryFiles.Root, DotnetHost(),
             "pack", "src/ArchiveEmu.Core", "-c", "Release", "-o", _output.Path, "--disable-build-servers", "-nologo");
         Assert.That(result.ExitCode, Is.Zero, result.ToString);
 
@@ -45,7 +45,7 @@ public sealed class NuGetPackageTests
     public void Package_HoldsTheLibraryReadme_AndTheNuspecPointsAtIt()
     {
         using var zip = ZipFile.OpenRead(_nupkg);
-        string readme = File.ReadAllText(Path.Combine(RepositoryRoot, "src", "ArchiveEmu.Core", "README.md"));
+        string readme = File.ReadAllText(Path.Combine(RepositoryFiles.Root, "src", "ArchiveEmu.Core", "README.md"));
         Assert.That(ReadText(zip, "README.md"), Is.EqualTo(readme));
         Assert.That(NuspecElement(zip, "readme").Value, Is.EqualTo("README.md"));
     }
@@ -104,13 +104,4 @@ public sealed class NuGetPackageTests
     // The dotnet host that launched this test run when it says so, else the one on PATH.
     private static string DotnetHost() => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host ? host : "dotnet";
 
-    private static string RepositoryRoot { get; } = FindRoot();
-
-    private static string FindRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "ArchiveEmu.sln")))
-                return dir.FullName;
-        throw new InvalidOperationException("ArchiveEmu.sln not found above the test binaries");
-    }
 }

@@ -12,9 +12,9 @@ internal sealed class SampleGame : IDisposable
 
     public SampleGame()
     {
-        Copy(Fixture("game"), Game);
-        Copy(Fixture("mods/hd-textures"), Path.Combine(Root, "mods", "hd-textures"));
-        Copy(Fixture("mods/ui-fix"), Path.Combine(Root, "mods", "ui-fix"));
+        Copy(RepositoryFiles.Fixture("game"), Game);
+        Copy(RepositoryFiles.Fixture("mods/hd-textures"), Path.Combine(Root, "mods", "hd-textures"));
+        Copy(RepositoryFiles.Fixture("mods/ui-fix"), Path.Combine(Root, "mods", "ui-fix"));
 
         // A tar the mods change: member b.txt replaced, c.txt added.
         _temp.Write("tar-src/a.txt", "alpha\n"u8.ToArray());
@@ -61,14 +61,6 @@ internal sealed class SampleGame : IDisposable
     }
 
     public string Mounted(string relative) => Path.Combine(MountPoint, relative);
-
-    private static string Fixture(string relative)
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "ArchiveEmu.sln")))
-                return Path.Combine(dir.FullName, "fixtures", relative);
-        throw new InvalidOperationException("ArchiveEmu.sln not found above the test binaries");
-    }
 
     private static void Copy(string from, string to)
     {

@@ -37,7 +37,7 @@ internal static class AfsBuilder
         {
             changes.TryGetValue(i, out var change);
             var old = i < oldCount ? original.Entries[i] : null;
-            var (state, origin) = StateOf(old, change, changes, i);
+            var (state, origin) = IndexedPatch.StateOf(old, change, changes, i);
             long size = change is not null ? change.Input?.Length ?? 0 : old?.Size ?? 0;
             long offset = 0;
             if (size > 0)
@@ -89,28 +89,13 @@ internal static class AfsBuilder
 
     private static Dictionary<int, EntryChange> IndexChanges(AfsIndex original, ArchivePatch patch)
     {
-        var changes = new Dictionary<int, EntryChange>();
-        foreach (var change in patch.Changes)
+        var changes = IndexedPatch.ByIndex(original, patch, "AFS", 1 << 24);
+        foreach (var (index, change) in changes)
         {
-            if (!change.Key.IsIndex || change.Key.Index < 0 || change.Key.Index >= 1 << 24)
-                throw new ArchiveFormatException(original.Source.Name, 0, $"AFS entries are addressed by index from 0; '{change.Key}' (from {change.Origin}) is not one");
-            if (!changes.TryAdd(change.Key.Index, change))
-                throw new ArchiveFormatException(original.Source.Name, 0, $"entry {change.Key.Index} is changed twice ({changes[change.Key.Index].Origin}, {change.Origin})");
             if (change.Input is { Length: > uint.MaxValue })
-                throw new ArchiveFormatException(original.Source.Name, 0, $"entry {change.Key.Index}: {change.Input} is {change.Input.Length} bytes; AFS sizes stop at 4 GiB");
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry {index}: {change.Input} is {change.Input.Length} bytes; AFS sizes stop at 4 GiB");
         }
         return changes;
-    }
-
-    private static (EntryState, string) StateOf(ArchiveEntry? old, EntryChange? change, Dictionary<int, EntryChange> changes, int index)
-    {
-        if (change is not null)
-            return (change.IsDelete ? EntryState.Deleted : old is null ? EntryState.Added : EntryState.Replaced, change.Origin);
-        if (old is not null)
-            return (EntryState.Original, "original");
-        // An empty slot between the old end and an added entry: credited to the change that grew the archive.
-        var grower = changes.Where(c => c.Key > index).MinBy(c => c.Key).Value;
-        return (EntryState.Added, grower.Origin);
     }
 
     private static string? NameOf(EntryChange? change) => change?.Input?.Path is { } path ? Path.GetFileName(path) : null;

@@ -67,7 +67,7 @@ internal static class AwbBuilder
                 originalEnd = old.Offset + old.Size;
             } // an empty unchanged entry neither starts nor breaks a run
             positions[i + 1] = builder.Position;
-            var (state, origin) = StateOf(old, change, changes, i);
+            var (state, origin) = IndexedPatch.StateOf(old, change, changes, i);
             entries[i] = new EmulatedEntry(i, null, sizes[i], state, origin, change?.Input);
         }
 
@@ -117,27 +117,12 @@ internal static class AwbBuilder
 
     private static Dictionary<int, EntryChange> IndexChanges(AwbIndex original, ArchivePatch patch)
     {
-        var changes = new Dictionary<int, EntryChange>();
-        foreach (var change in patch.Changes)
+        var changes = IndexedPatch.ByIndex(original, patch, "AWB", AwbFormat.MaxEntries);
+        foreach (var (index, change) in changes)
         {
-            if (!change.Key.IsIndex || change.Key.Index < 0 || change.Key.Index >= AwbFormat.MaxEntries)
-                throw new ArchiveFormatException(original.Source.Name, 0, $"AWB entries are addressed by index from 0; '{change.Key}' (from {change.Origin}) is not one");
-            if (!changes.TryAdd(change.Key.Index, change))
-                throw new ArchiveFormatException(original.Source.Name, 0, $"entry {change.Key.Index} is changed twice ({changes[change.Key.Index].Origin}, {change.Origin})");
-            if (change.IsDelete && change.Key.Index >= original.Entries.Count)
-                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete entry {change.Key.Index} (from {change.Origin}): the archive has {original.Entries.Count} entries");
+            if (change.IsDelete && index >= original.Entries.Count)
+                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete entry {index} (from {change.Origin}): the archive has {original.Entries.Count} entries");
         }
         return changes;
-    }
-
-    private static (EntryState, string) StateOf(ArchiveEntry? old, EntryChange? change, Dictionary<int, EntryChange> changes, int index)
-    {
-        if (change is not null)
-            return (change.IsDelete ? EntryState.Deleted : old is null ? EntryState.Added : EntryState.Replaced, change.Origin);
-        if (old is not null)
-            return (EntryState.Original, "original");
-        // An empty entry between the old end and an added one: credited to the change that grew the archive.
-        var grower = changes.Where(c => c.Key > index).MinBy(c => c.Key).Value;
-        return (EntryState.Added, grower.Origin);
     }
 }

@@ -59,13 +59,21 @@ public sealed partial class ArchiveEmulator
     private static bool SameEntry(IArchiveFormat format, EntryKey a, EntryKey b) =>
         a.IsIndex ? b.IsIndex && a.Index == b.Index : !b.IsIndex && format.NameComparer.Equals(a.Name, b.Name);
 
-    // The format of the archive at a route: a declared slice, one the mod folders already detected, or the game file.
+    // The format of the archive at a route: a declared slice, one the mod folders already detected, or the game file
+    // (detected once, not at every open: detection reads the file's head; Invalidate forgets it).
     private IArchiveFormat FormatOf(string route)
     {
         if (_slices.TryGetValue(route, out var slice))
             return slice.Format;
         if (ModPlan().FindArchive(route) is { } fromMods)
             return fromMods.Format;
+        if (!_detected.TryGetValue(route, out var format))
+            _detected[route] = format = Detect(route);
+        return format;
+    }
+
+    private IArchiveFormat Detect(string route)
+    {
         var path = Routing.GamePaths.Resolve(GameFolder, route);
         if (!File.Exists(path))
             throw new FileNotFoundException($"{path}: no archive at route '{route}' in the game folder (declare archives inside other files with AddArchiveSlice)", path);

@@ -96,7 +96,15 @@ public sealed partial class ArchiveEmulator
     {
         if (input.Input is not { Path: { } path, Identity: { } identity })
             return;
-        var now = File.Exists(path) ? FileIdentity.Of(path) : (FileIdentity?)null;
+        FileIdentity? now;
+        try
+        {
+            now = FileIdentity.Of(path); // one stat; a missing file throws
+        }
+        catch (FileNotFoundException)
+        {
+            now = null;
+        }
         if (now != identity)
             throw new IOException(now is null
                 ? $"{path}: input for {input.Route} entry {input.Entry} vanished since it was added"

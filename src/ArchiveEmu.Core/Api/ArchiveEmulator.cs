@@ -24,6 +24,7 @@ public sealed partial class ArchiveEmulator : IDisposable
     private readonly List<EmulatorInput> _inputs = new();
     private readonly Dictionary<string, (ArchiveSource Source, IArchiveFormat Format)> _slices = new(StringComparer.Ordinal);
     private readonly Dictionary<string, EmulatedArchive> _built = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, IArchiveFormat> _detected = new(StringComparer.Ordinal); // game files' formats
     private readonly FileHandlePool? _pool;
     private readonly bool _verifyContent;
     private RoutePlan? _modPlan; // the mod folders routed; null when a folder was added or removed, or a route invalidated
@@ -125,6 +126,7 @@ public sealed partial class ArchiveEmulator : IDisposable
         Change(name, RouteChangeReason.Invalidated, () =>
         {
             _modPlan = null;
+            _detected.Remove(name);
             for (int i = 0; i < _inputs.Count; i++)
             {
                 if (_inputs[i].Route == name && _inputs[i].Input is { Path: not null } input)

@@ -35,18 +35,7 @@ public sealed class ArchiveFileReader : IDisposable
     public long Length { get; }
 
     /// <summary>Opens <paramref name="path"/> for reading; a missing file is a <see cref="FileNotFoundException"/> naming it.</summary>
-    public static ArchiveFileReader Open(string path)
-    {
-        var full = System.IO.Path.GetFullPath(path);
-        try
-        {
-            return Open(ArchiveSource.File(full));
-        }
-        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
-        {
-            throw new FileNotFoundException($"{full}: file not found", full, e);
-        }
-    }
+    public static ArchiveFileReader Open(string path) => Open(ArchiveSource.File(path)); // a missing file: FileIdentity's FileNotFoundException names it
 
     /// <summary>Opens the archive at <paramref name="source"/>; the file must still be as the source saw it (an IOException names it otherwise).</summary>
     public static ArchiveFileReader Open(ArchiveSource source)

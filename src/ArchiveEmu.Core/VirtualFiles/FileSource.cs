@@ -35,9 +35,44 @@ public sealed class FileSource : SegmentSource
         }
     }
 
-    /// <summary>Hints the kernel to start reading [offset, +length) of the file (see <see cref="ReadAheadHint"/>).</summary>
-    internal void WillNeedSoon(long sourceOffset, long length) =>
-        ReadAheadHint.WillNeedSoon(File.GetHandle(), sourceOffset, length);
+    /// <summary>
+    /// For a reader going through the file: when [offset, +length) is not cached, brings it in, with the rest of the
+    /// slice up to <paramref name="sliceEnd"/> (at most <see cref="BringInLimit"/>), in large folios, waiting for it.
+    /// Returns whether the range missed the page cache.
+    /// </summary>
+    internal bool BringInIfMissing(long sourceOffset, long length, long sliceEnd)
+    {
+        var handle = File.GetHandle();
+        if (PageCacheReads.IsCached(handle, sourceOffset, length))
+            return false;
+        PageCacheReads.BringIn(handle, sourceOffset, Math.Max(length, Math.Min(sliceEnd - sourceOffset, BringInLimit)), File.Identity.Length);
+        return true;
+    }
+
+    /// <summary>The most a reader waits to bring in before its read: the slice's next 4 MiB.</summary>
+    private const long BringInLimit = 4L << 20;
+
+    /// <summary>
+    /// Asks for [offset, +length) ahead of a reader: filled in large folios by the background thread where that does not
+    /// pull in much more than asked, else a plain kernel hint (see <see cref="ReadAheadHint"/>).
+    /// </summary>
+    internal void PrefetchSoon(long sourceOffset, long length)
+    {
+        if (PageCacheReads.CanTell)
+            BackgroundPrefetch.Enqueue(this, sourceOffset, length);
+        else
+            ReadAheadHint.WillNeedSoon(File.GetHandle(), sourceOffset, length);
+    }
+
+    /// <summary>Brings in what is not cached yet of [offset, +length), or hints it; on the background thread.</summary>
+    internal void BringInAhead(long sourceOffset, long length)
+    {
+        var handle = File.GetHandle();
+        if (PageCacheReads.IsCached(handle, sourceOffset, length))
+            return;
+        if (!PageCacheReads.BringIn(handle, sourceOffset, length, File.Identity.Length))
+            ReadAheadHint.WillNeedSoon(handle, sourceOffset, length);
+    }
 
     public override string Describe() => Path;
 }

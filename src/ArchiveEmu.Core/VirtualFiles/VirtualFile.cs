@@ -13,6 +13,7 @@ public sealed class VirtualFile : IDisposable
     private readonly IDisposable? _owned;
     private int _disposed;
     private int _hintedThrough = -1; // the last segment a read-ahead hint covered (written only when hinting)
+    private int _coldPass; // 1 while the current streaming pass finds its sources not cached (written only when it changes)
 
     internal VirtualFile(Segment[] segments, PooledFile[] files, long length, IDisposable? owned = null)
     {
@@ -46,7 +47,7 @@ public sealed class VirtualFile : IDisposable
             return 0;
 
         int total = (int)Math.Min(destination.Length, Length - offset);
-        bool fromTheStart = offset == 0;
+        bool fromTheStart = offset == 0, streaming = total >= MinStreamingRead, missed = false;
         var rest = destination[..total];
         int i = _lookup.Find(offset), first = i;
         int count;
@@ -56,6 +57,12 @@ public sealed class VirtualFile : IDisposable
             ref readonly var segment = ref _segments[i];
             long within = offset - segment.VirtualOffset;
             count = (int)Math.Min(segment.Length - within, rest.Length);
+            if (streaming && segment.Source is FileSource file
+                && file.BringInIfMissing(segment.SourceOffset + within, count, segment.SourceOffset + segment.Length))
+            {
+                missed = true;
+                BringInNextSliceOf(file, i);
+            }
             segment.Source.ReadExactly(segment.SourceOffset + within, rest[..count]);
             segmentEnd = segment.VirtualOffset + segment.Length;
             rest = rest[count..];
@@ -66,9 +73,14 @@ public sealed class VirtualFile : IDisposable
         }
         _lookup.Remember(i);
         // A big read that ran to (or past) the end of a segment is a reader going through the file (a game loading the archive,
-        // cp, the kernel's FUSE read-ahead): keep the next slices requested ahead of it. Small random reads seldom reach
-        // a segment's end and never hint. Nothing is written per read, so concurrent readers share the cache line.
-        if (total >= MinStreamingRead && (i > first || offset + count == segmentEnd))
+        // cp, the kernel's FUSE read-ahead): while its pass finds the sources cold, keep the next slices requested ahead of
+        // it. A warm pass asks for nothing (that would cost a check per slice). Small random reads never hint.
+        // Nothing is written per warm read, so concurrent readers share the cache line.
+        if (streaming && (missed || fromTheStart) && (missed ? 1 : 0) != _coldPass)
+            Volatile.Write(ref _coldPass, missed ? 1 : 0); // a new pass starts warm or cold; any miss makes it cold
+        // A miss asks at once, not only at the segment's end: the kernel's own read-ahead, set off by the folios just
+        // brought in, would otherwise fill what follows in small pages before the background thread gets there.
+        if (streaming && (missed || i > first || offset + count == segmentEnd) && (Volatile.Read(ref _coldPass) != 0 || !PageCacheReads.CanTell))
         {
             int hinted = fromTheStart ? -1 : Volatile.Read(ref _hintedThrough); // a new pass: earlier hints may be long gone
             int next = hinted >= i && hinted <= i + 2 * ReadAheadSegments ? hinted + 1 : i + 1; // else: a hint of another pass
@@ -78,11 +90,35 @@ public sealed class VirtualFile : IDisposable
         return total;
     }
 
+    // Reading the folios just brought in sets off the kernel's own read-ahead, which fills the next uncached pages of the
+    // same file (up to its read-ahead size) in small folios. When the next slice is of the same file and close, it is
+    // brought in first, before that can happen; later slices are the background thread's, which is then ahead.
+    private void BringInNextSliceOf(FileSource file, int current)
+    {
+        int next = current + 1;
+        while (next < _segments.Length && _segments[next].Source is not FileSource)
+            next++;
+        if (next == _segments.Length || _segments[next].Source != file)
+            return;
+        ref readonly var segment = ref _segments[next];
+        long after = _segments[current].SourceOffset + _segments[current].Length;
+        if (segment.SourceOffset < after || segment.SourceOffset - after > ReadAheadBytes)
+            return;
+        try
+        {
+            file.BringInAhead(segment.SourceOffset, Math.Min(segment.Length, ReadAheadBytes / 4));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // a hint: the read of that slice, if it comes, reports what is wrong
+        }
+    }
+
     /// <summary>The last segment a read-ahead hint has asked for (-1: none yet); for tests.</summary>
     internal int HintedThrough => Volatile.Read(ref _hintedThrough);
 
-    // Ask for the next few file slices (up to ReadAheadBytes). Threads racing here may hint a range twice; the kernel
-    // skips pages already cached or in flight. Measured with `archiveemu bench --cold` (docs/BENCHMARKS.md).
+    // Ask for the next few file slices (up to ReadAheadBytes). Threads racing here may ask for a range twice; what is
+    // cached or in flight is skipped. Measured with `archiveemu bench --cold` (docs/BENCHMARKS.md).
     private const int MinStreamingRead = 64 * 1024;
     private const long ReadAheadBytes = 16L << 20;
     private const int ReadAheadSegments = 32;
@@ -96,7 +132,7 @@ public sealed class VirtualFile : IDisposable
             ref readonly var segment = ref _segments[j];
             long length = Math.Min(segment.Length, ReadAheadBytes - bytes);
             if (segment.Source is FileSource file)
-                file.WillNeedSoon(segment.SourceOffset, length);
+                file.PrefetchSoon(segment.SourceOffset, length);
             bytes += length;
         }
         Volatile.Write(ref _hintedThrough, j - 1);

@@ -1,0 +1,45 @@
+using System.Collections.Concurrent;
+
+namespace ArchiveEmu.Core.VirtualFiles;
+
+/// <summary>
+/// A few background threads that bring the next file slices of streaming readers into the page cache (in large folios,
+/// see <see cref="PageCacheReads"/>) while they copy the current one: the device keeps reading across the jumps between
+/// slices. Filling large folios means waiting for the reads, which a reader must not do for slices it has not reached.
+/// Requests are hints: when the queue is full they are dropped, and a reader that arrives first fills the range itself.
+/// </summary>
+internal static class BackgroundPrefetch
+{
+    private const int QueueCapacity = 256;
+    // Each bring-in waits for its reads; several at once keep the device busy across many small files.
+    private const int Threads = 4;
+    private static readonly BlockingCollection<Request> s_queue = new(QueueCapacity);
+    private static int s_started;
+
+    public static void Enqueue(FileSource source, long offset, long length)
+    {
+        if (Interlocked.Exchange(ref s_started, 1) == 0)
+        {
+            for (int i = 0; i < Threads; i++)
+                new Thread(Run) { IsBackground = true, Name = "archiveemu-prefetch" }.Start();
+        }
+        _ = s_queue.TryAdd(new Request(source, offset, length));
+    }
+
+    private static void Run()
+    {
+        foreach (var request in s_queue.GetConsumingEnumerable())
+        {
+            try
+            {
+                request.Source.BringInAhead(request.Offset, request.Length);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
+            {
+                // the virtual file was disposed or its source went away: the reader will say so if it still reads
+            }
+        }
+    }
+
+    private readonly record struct Request(FileSource Source, long Offset, long Length);
+}

@@ -16,14 +16,14 @@ internal static class BackgroundPrefetch
     private static readonly BlockingCollection<Request> s_queue = new(QueueCapacity);
     private static int s_started;
 
-    public static void Enqueue(FileSource source, long offset, long length)
+    public static void Enqueue(IBringInAhead target, long offset, long length)
     {
         if (Interlocked.Exchange(ref s_started, 1) == 0)
         {
             for (int i = 0; i < Threads; i++)
                 new Thread(Run) { IsBackground = true, Name = "archiveemu-prefetch" }.Start();
         }
-        _ = s_queue.TryAdd(new Request(source, offset, length));
+        _ = s_queue.TryAdd(new Request(target, offset, length));
     }
 
     private static void Run()
@@ -32,7 +32,7 @@ internal static class BackgroundPrefetch
         {
             try
             {
-                request.Source.BringInAhead(request.Offset, request.Length);
+                request.Target.BringInAhead(request.Offset, request.Length);
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
             {
@@ -41,5 +41,12 @@ internal static class BackgroundPrefetch
         }
     }
 
-    private readonly record struct Request(FileSource Source, long Offset, long Length);
+    private readonly record struct Request(IBringInAhead Target, long Offset, long Length);
+}
+
+/// <summary>Something whose file ranges <see cref="BackgroundPrefetch"/> can bring into the page cache.</summary>
+internal interface IBringInAhead
+{
+    /// <summary>Brings in what is not cached yet of [offset, +length); runs on the background thread.</summary>
+    void BringInAhead(long offset, long length);
 }

@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>Bytes of a file on disk, read positionally through a pooled handle.</summary>
-public sealed class FileSource : SegmentSource
+public sealed class FileSource : SegmentSource, IBringInAhead
 {
     internal FileSource(PooledFile file) => File = file;
 
@@ -65,6 +65,8 @@ public sealed class FileSource : SegmentSource
     }
 
     /// <summary>Brings in what is not cached yet of [offset, +length), or hints it; on the background thread.</summary>
+    void IBringInAhead.BringInAhead(long offset, long length) => BringInAhead(offset, length);
+
     internal void BringInAhead(long sourceOffset, long length)
     {
         var handle = File.GetHandle();

@@ -56,10 +56,10 @@ public sealed class FileSource : SegmentSource, IBringInAhead
     /// Asks for [offset, +length) ahead of a reader: filled in large folios by the background thread where that does not
     /// pull in much more than asked, else a plain kernel hint (see <see cref="ReadAheadHint"/>).
     /// </summary>
-    internal void PrefetchSoon(long sourceOffset, long length)
+    internal void PrefetchSoon(long sourceOffset, long length, IStreamingReader reader, long doneAt)
     {
         if (PageCacheReads.CanTell)
-            BackgroundPrefetch.Enqueue(this, sourceOffset, length);
+            BackgroundPrefetch.Enqueue(this, sourceOffset, length, reader, doneAt);
         else
             ReadAheadHint.WillNeedSoon(File.GetHandle(), sourceOffset, length);
     }

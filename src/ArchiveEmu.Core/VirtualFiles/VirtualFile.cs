@@ -5,7 +5,7 @@ namespace ArchiveEmu.Core.VirtualFiles;
 /// positional (pread semantics), return every byte up to EOF, and are safe from many threads.
 /// Disposing it lets go of the file handles it holds.
 /// </summary>
-public sealed class VirtualFile : IDisposable
+public sealed class VirtualFile : IDisposable, IStreamingReader
 {
     private readonly Segment[] _segments;
     private readonly SegmentLookup _lookup;
@@ -14,6 +14,7 @@ public sealed class VirtualFile : IDisposable
     private int _disposed;
     private int _hintedThrough = -1; // the last segment a read-ahead hint covered (written only when hinting)
     private int _coldPass; // 1 while the current streaming pass finds its sources not cached (written only when it changes)
+    private long _streamedTo; // where the last streaming read of a cold pass ended (written only in cold passes)
 
     internal VirtualFile(Segment[] segments, PooledFile[] files, long length, IDisposable? owned = null)
     {
@@ -80,7 +81,10 @@ public sealed class VirtualFile : IDisposable
             Volatile.Write(ref _coldPass, missed ? 1 : 0); // a new pass starts warm or cold; any miss makes it cold
         // A miss asks at once, not only at the segment's end: the kernel's own read-ahead, set off by the folios just
         // brought in, would otherwise fill what follows in small pages before the background thread gets there.
-        if (streaming && (missed || i > first || offset + count == segmentEnd) && (Volatile.Read(ref _coldPass) != 0 || !PageCacheReads.CanTell))
+        bool cold = streaming && Volatile.Read(ref _coldPass) != 0;
+        if (cold)
+            Volatile.Write(ref _streamedTo, offset + count);
+        if (streaming && (missed || i > first || offset + count == segmentEnd) && (cold || !PageCacheReads.CanTell))
         {
             int hinted = fromTheStart ? -1 : Volatile.Read(ref _hintedThrough); // a new pass: earlier hints may be long gone
             int next = hinted >= i && hinted <= i + 2 * ReadAheadSegments ? hinted + 1 : i + 1; // else: a hint of another pass
@@ -114,6 +118,8 @@ public sealed class VirtualFile : IDisposable
         }
     }
 
+    long IStreamingReader.StreamedTo => Volatile.Read(ref _streamedTo);
+
     /// <summary>The last segment a read-ahead hint has asked for (-1: none yet); for tests.</summary>
     internal int HintedThrough => Volatile.Read(ref _hintedThrough);
 
@@ -132,7 +138,7 @@ public sealed class VirtualFile : IDisposable
             ref readonly var segment = ref _segments[j];
             long length = Math.Min(segment.Length, ReadAheadBytes - bytes);
             if (segment.Source is FileSource file)
-                file.PrefetchSoon(segment.SourceOffset, length);
+                file.PrefetchSoon(segment.SourceOffset, length, this, segment.VirtualOffset + length);
             bytes += length;
         }
         Volatile.Write(ref _hintedThrough, j - 1);

@@ -129,12 +129,12 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
             return; // far enough ahead already
         long until = Math.Min(_extentEnd, from + AheadBytes);
         Volatile.Write(ref _prefetchedTo, until);
-        BackgroundPrefetch.Enqueue(this, from, until - from, this, until);
+        BackgroundPrefetch.Enqueue(this, from, until - from, 0, this, until);
     }
 
     long IStreamingReader.StreamedTo => Volatile.Read(ref _streamedTo);
 
-    void IBringInAhead.BringInAhead(long offset, long length)
+    void IBringInAhead.BringInAhead(long offset, long length, long alsoNeeded)
     {
         if (!PageCacheReads.IsCached(pack, offset, length))
             PageCacheReads.BringIn(pack, offset, length, _extentEnd);

@@ -21,7 +21,7 @@ internal static class BackgroundPrefetch
     /// Asks for [offset, +length) of <paramref name="target"/>, which <paramref name="reader"/> needs until it has
     /// streamed to <paramref name="doneAt"/> (in its own offsets); once it is past that, the request is dropped unread.
     /// </summary>
-    public static void Enqueue(IBringInAhead target, long offset, long length, IStreamingReader reader, long doneAt)
+    public static void Enqueue(IBringInAhead target, long offset, long length, long alsoNeeded, IStreamingReader reader, long doneAt)
     {
         if (Interlocked.Exchange(ref s_started, 1) == 0)
         {
@@ -33,7 +33,7 @@ internal static class BackgroundPrefetch
         for (long end = offset + length; offset < end;)
         {
             long piece = Math.Min(end, (offset & ~(PieceBytes - 1)) + PieceBytes) - offset;
-            if (!s_queue.TryAdd(new Request(target, offset, piece, reader, doneAt - (end - offset - piece))))
+            if (!s_queue.TryAdd(new Request(target, offset, piece, alsoNeeded, reader, doneAt - (end - offset - piece))))
                 return;
             offset += piece;
         }
@@ -47,7 +47,7 @@ internal static class BackgroundPrefetch
                 continue; // the reader got there first (or its pages were dropped since): reading it now only competes
             try
             {
-                request.Target.BringInAhead(request.Offset, request.Length);
+                request.Target.BringInAhead(request.Offset, request.Length, request.AlsoNeeded);
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
             {
@@ -56,14 +56,17 @@ internal static class BackgroundPrefetch
         }
     }
 
-    private readonly record struct Request(IBringInAhead Target, long Offset, long Length, IStreamingReader Reader, long DoneAt);
+    private readonly record struct Request(IBringInAhead Target, long Offset, long Length, long AlsoNeeded, IStreamingReader Reader, long DoneAt);
 }
 
 /// <summary>Something whose file ranges <see cref="BackgroundPrefetch"/> can bring into the page cache.</summary>
 internal interface IBringInAhead
 {
-    /// <summary>Brings in what is not cached yet of [offset, +length); runs on the background thread.</summary>
-    void BringInAhead(long offset, long length);
+    /// <summary>
+    /// Brings in what is not cached yet of [offset, +length), of which the reader also needs
+    /// <paramref name="alsoNeeded"/> bytes around it (see <see cref="PageCacheReads.BringIn"/>); runs on the background thread.
+    /// </summary>
+    void BringInAhead(long offset, long length, long alsoNeeded);
 }
 
 /// <summary>A reader going through a file that <see cref="BackgroundPrefetch"/> works for.</summary>

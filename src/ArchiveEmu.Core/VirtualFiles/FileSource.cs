@@ -35,18 +35,19 @@ public sealed class FileSource : SegmentSource, IBringInAhead
         }
     }
 
+    /// <summary>Whether any page of [offset, +length) is not in the page cache (false when the kernel cannot tell).</summary>
+    internal bool IsMissing(long sourceOffset, long length) => !PageCacheReads.IsCached(File.GetHandle(), sourceOffset, length);
+
     /// <summary>
-    /// For a reader going through the file: when [offset, +length) is not cached, brings it in, with the rest of the
-    /// slice up to <paramref name="sliceEnd"/> (at most <see cref="BringInLimit"/>), in large folios, waiting for it.
-    /// Returns whether the range missed the page cache.
+    /// For a reader going through the file that found [offset, +length) not cached: brings it in with the rest of the
+    /// slice up to <paramref name="sliceEnd"/> (at most <see cref="BringInLimit"/>) in large folios, waiting for it.
+    /// <paramref name="neighboursNeeded"/> counts what else the reader needs near it (see <see cref="PageCacheReads.BringIn"/>).
     /// </summary>
-    internal bool BringInIfMissing(long sourceOffset, long length, long sliceEnd)
+    internal void BringInForReader(long sourceOffset, long length, long sliceEnd, Func<long, long, long> neighboursNeeded)
     {
-        var handle = File.GetHandle();
-        if (PageCacheReads.IsCached(handle, sourceOffset, length))
-            return false;
-        PageCacheReads.BringIn(handle, sourceOffset, Math.Max(length, Math.Min(sliceEnd - sourceOffset, BringInLimit)), File.Identity.Length);
-        return true;
+        long want = Math.Max(length, Math.Min(sliceEnd - sourceOffset, BringInLimit));
+        var (spanStart, spanEnd) = PageCacheReads.Span(sourceOffset, want, File.Identity.Length);
+        PageCacheReads.BringIn(File.GetHandle(), sourceOffset, want, File.Identity.Length, neighboursNeeded(spanStart, spanEnd));
     }
 
     /// <summary>The most a reader waits to bring in before its read: the slice's next 4 MiB.</summary>
@@ -56,23 +57,23 @@ public sealed class FileSource : SegmentSource, IBringInAhead
     /// Asks for [offset, +length) ahead of a reader: filled in large folios by the background thread where that does not
     /// pull in much more than asked, else a plain kernel hint (see <see cref="ReadAheadHint"/>).
     /// </summary>
-    internal void PrefetchSoon(long sourceOffset, long length, IStreamingReader reader, long doneAt)
+    internal void PrefetchSoon(long sourceOffset, long length, long alsoNeeded, IStreamingReader reader, long doneAt)
     {
         if (PageCacheReads.CanTell)
-            BackgroundPrefetch.Enqueue(this, sourceOffset, length, reader, doneAt);
+            BackgroundPrefetch.Enqueue(this, sourceOffset, length, alsoNeeded, reader, doneAt);
         else
             ReadAheadHint.WillNeedSoon(File.GetHandle(), sourceOffset, length);
     }
 
     /// <summary>Brings in what is not cached yet of [offset, +length), or hints it; on the background thread.</summary>
-    void IBringInAhead.BringInAhead(long offset, long length) => BringInAhead(offset, length);
+    void IBringInAhead.BringInAhead(long offset, long length, long alsoNeeded) => BringInAhead(offset, length, alsoNeeded);
 
-    internal void BringInAhead(long sourceOffset, long length)
+    internal void BringInAhead(long sourceOffset, long length, long alsoNeeded)
     {
         var handle = File.GetHandle();
         if (PageCacheReads.IsCached(handle, sourceOffset, length))
             return;
-        if (!PageCacheReads.BringIn(handle, sourceOffset, length, File.Identity.Length))
+        if (!PageCacheReads.BringIn(handle, sourceOffset, length, File.Identity.Length, alsoNeeded))
             ReadAheadHint.WillNeedSoon(handle, sourceOffset, length);
     }
 

@@ -51,15 +51,17 @@ internal static partial class PageCacheReads
     /// Fills [offset, offset + length) of a file of <paramref name="fileLength"/> bytes into the page cache in
     /// PMD-sized folios, waiting for the reads. Declines (false) when whole folios would pull in more than as much
     /// again of bytes nobody asked for (a small slice in the middle of a big original), or off Linux.
+    /// <paramref name="alsoNeeded"/>: bytes of the folios' span outside the range that the reader needs as well (the
+    /// neighbouring slices of an original around a small injected entry), which do not count as pulled in for nothing.
     /// </summary>
-    public static bool BringIn(SafeFileHandle handle, long offset, long length, long fileLength)
+    public static bool BringIn(SafeFileHandle handle, long offset, long length, long fileLength, long alsoNeeded = 0)
     {
         if (!OperatingSystem.IsLinux() || length <= 0 || offset >= fileLength)
             return false;
         length = Math.Min(length, fileLength - offset);
-        long spanStart = offset & ~(PmdSize - 1);
-        long spanEnd = Math.Min(AlignUp(offset + length, PmdSize), AlignUp(fileLength, PageSize));
-        if (spanEnd - spanStart > Math.Max(2 * length, SmallSpan))
+        var (spanStart, spanEnd) = Span(offset, length, fileLength);
+        long needed = Math.Min(length + alsoNeeded, spanEnd - spanStart);
+        if (spanEnd - spanStart > Math.Max(2 * needed, SmallSpan))
             return false;
 
         long mapStart = offset & ~(PageSize - 1);
@@ -102,6 +104,10 @@ internal static partial class PageCacheReads
                 handle.DangerousRelease();
         }
     }
+
+    /// <summary>The whole folios [start, end) that bringing in [offset, +length) fills.</summary>
+    public static (long Start, long End) Span(long offset, long length, long fileLength) =>
+        (offset & ~(PmdSize - 1), Math.Min(AlignUp(offset + length, PmdSize), AlignUp(fileLength, PageSize)));
 
     private static long AlignUp(long value, long alignment) => (value + alignment - 1) & ~(alignment - 1);
 

@@ -58,10 +58,12 @@ public sealed class VirtualFile : IDisposable, IStreamingReader
             ref readonly var segment = ref _segments[i];
             long within = offset - segment.VirtualOffset;
             count = (int)Math.Min(segment.Length - within, rest.Length);
-            if (streaming && segment.Source is FileSource file
-                && file.BringInIfMissing(segment.SourceOffset + within, count, segment.SourceOffset + segment.Length))
+            if (streaming && segment.Source is FileSource file && file.IsMissing(segment.SourceOffset + within, count))
             {
                 missed = true;
+                int current = i;
+                file.BringInForReader(segment.SourceOffset + within, count, segment.SourceOffset + segment.Length,
+                    (spanStart, spanEnd) => NeighboursWithin(current, file, spanStart, spanEnd));
                 BringInNextSliceOf(file, i);
             }
             segment.Source.ReadExactly(segment.SourceOffset + within, rest[..count]);
@@ -110,7 +112,9 @@ public sealed class VirtualFile : IDisposable, IStreamingReader
             return;
         try
         {
-            file.BringInAhead(segment.SourceOffset, Math.Min(segment.Length, ReadAheadBytes / 4));
+            long length = Math.Min(segment.Length, ReadAheadBytes / 4);
+            var (spanStart, spanEnd) = PageCacheReads.Span(segment.SourceOffset, length, file.Identity.Length);
+            file.BringInAhead(segment.SourceOffset, length, NeighboursWithin(next, file, spanStart, spanEnd));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -119,6 +123,24 @@ public sealed class VirtualFile : IDisposable, IStreamingReader
     }
 
     long IStreamingReader.StreamedTo => Volatile.Read(ref _streamedTo);
+
+    // Bytes of [spanStart, spanEnd) of the file that nearby segments (other than segment `index`) read too: an original
+    // read around small injected entries needs most of the folios a small slice of it falls in.
+    private long NeighboursWithin(int index, FileSource file, long spanStart, long spanEnd)
+    {
+        const int Nearby = 16;
+        long needed = 0;
+        for (int j = Math.Max(0, index - Nearby); j < _segments.Length && j <= index + Nearby; j++)
+        {
+            ref readonly var segment = ref _segments[j];
+            if (j == index || segment.Source != file)
+                continue;
+            long from = Math.Max(spanStart, segment.SourceOffset), to = Math.Min(spanEnd, segment.SourceOffset + segment.Length);
+            if (to > from)
+                needed += to - from;
+        }
+        return needed;
+    }
 
     /// <summary>The last segment a read-ahead hint has asked for (-1: none yet); for tests.</summary>
     internal int HintedThrough => Volatile.Read(ref _hintedThrough);
@@ -138,7 +160,10 @@ public sealed class VirtualFile : IDisposable, IStreamingReader
             ref readonly var segment = ref _segments[j];
             long length = Math.Min(segment.Length, ReadAheadBytes - bytes);
             if (segment.Source is FileSource file)
-                file.PrefetchSoon(segment.SourceOffset, length, this, segment.VirtualOffset + length);
+            {
+                var (spanStart, spanEnd) = PageCacheReads.Span(segment.SourceOffset, length, file.Identity.Length);
+                file.PrefetchSoon(segment.SourceOffset, length, NeighboursWithin(j, file, spanStart, spanEnd), this, segment.VirtualOffset + length);
+            }
             bytes += length;
         }
         Volatile.Write(ref _hintedThrough, j - 1);

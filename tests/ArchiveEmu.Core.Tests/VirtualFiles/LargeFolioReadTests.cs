@@ -85,6 +85,26 @@ public sealed class LargeFolioReadTests
     }
 
     [Test]
+    public void SmallSlicesBetweenSmallGaps_ComeInLargeFoliosToo()
+    {
+        Assume.That(PageCacheProbe.WhyFoliosAreHidden(), Is.Null, () => $"cannot see folios: {PageCacheProbe.WhyFoliosAreHidden()}");
+        var bytes = TestData.Random(6, 12 * MiB);
+        string original = _dir.Write("original.bin", bytes);
+        // 256 KiB slices with 64 KiB left out between them (small injected entries): alone, each slice is an eighth of
+        // the 2 MiB folio it falls in; with its neighbours, the folio is 80% needed.
+        var slices = Enumerable.Range(0, 36).Select(k => (Offset: 4096L + k * (320L << 10), Length: 256L << 10)).ToArray();
+        var builder = new VirtualFileBuilder(new FileHandlePool(4));
+        foreach (var (offset, length) in slices)
+            builder.AppendFile(original, offset, length);
+        using var file = builder.Build();
+        PageCacheProbe.Drop(original);
+
+        Assert.That(ReadThrough(file), Is.EqualTo(slices.SelectMany(s => bytes.Skip((int)s.Offset).Take((int)s.Length)).ToArray()));
+        double share = slices.Average(s => PageCacheProbe.ShareInLargeFolios(original, s.Offset, s.Length));
+        Assert.That(share, Is.GreaterThan(0.9));
+    }
+
+    [Test]
     public void ASourceThatShrankWhileNotCached_IsOneIOExceptionNamingIt()
     {
         string path = _dir.Write("loose.bin", TestData.Random(4, 6 * MiB));

@@ -49,9 +49,10 @@ internal static class BackgroundPrefetch
             {
                 request.Target.BringInAhead(request.Offset, request.Length, request.AlsoNeeded);
             }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
+            catch (Exception)
             {
-                // the virtual file was disposed or its source went away: the reader will say so if it still reads
+                // Any failure of a hint is the reader's to meet, if it still reads there (a file that changed or went
+                // away, a disposed virtual file): an exception escaping this thread would end the whole process.
             }
         }
     }

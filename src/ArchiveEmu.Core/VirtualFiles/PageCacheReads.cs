@@ -34,8 +34,19 @@ internal static partial class PageCacheReads
     {
         if (length <= 0 || !CanTell)
             return true;
+        Cachestat stat;
         var range = new CachestatRange { Offset = (ulong)offset, Length = (ulong)length };
-        if (cachestat(CachestatSyscall, handle, ref range, out var stat, 0) != 0)
+        long result;
+        try
+        {
+            result = cachestat(CachestatSyscall, handle, ref range, out var answer, 0);
+            stat = answer;
+        }
+        catch (ObjectDisposedException)
+        {
+            return true; // the pool evicted the handle meanwhile: the read that follows takes a fresh one
+        }
+        if (result != 0)
         {
             int errno = Marshal.GetLastPInvokeError();
             if (errno is Enosys or Eperm) // no such call (old kernel, or a seccomp filter that refuses it)

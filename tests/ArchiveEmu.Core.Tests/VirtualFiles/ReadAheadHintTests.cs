@@ -44,18 +44,13 @@ public sealed class ReadAheadHintTests
     public void ASequentialReaderOfColdSources_KeepsSlicesRequestedAheadOfIt_ToTheEnd()
     {
         _paths.ForEach(PageCacheProbe.Drop);
-        var buffer = new byte[256 * 1024];
-        var read = new List<byte>();
-        for (long at = 0; at < _file.Length;)
+        var read = ReadThrough(at =>
         {
-            int n = _file.Read(at, buffer);
-            read.AddRange(buffer.AsSpan(0, n).ToArray());
-            at += n;
             int current = _file.FindSegment(Math.Min(at, _file.Length - 1));
             if (at < _file.Length)
                 Assert.That(_file.HintedThrough, Is.GreaterThanOrEqualTo(Math.Min(current + 1, _file.Segments.Length - 1)),
                     $"at {at}: the next slice is already asked for");
-        }
+        });
         Assert.That(read, Is.EqualTo(_expected));
         Assert.That(_file.HintedThrough, Is.EqualTo(_file.Segments.Length - 1));
     }
@@ -66,6 +61,13 @@ public sealed class ReadAheadHintTests
         Assume.That(PageCacheReads.CanTell, "cachestat(2) needs Linux 6.5; without it every pass asks");
         foreach (var path in _paths)
             _ = File.ReadAllBytes(path);
+        Assert.That(ReadThrough(_ => { }), Is.EqualTo(_expected));
+        Assert.That(_file.HintedThrough, Is.EqualTo(-1));
+    }
+
+    // The whole file in 256 KiB reads (streaming reads), calling afterEach with the offset reached after each one.
+    private List<byte> ReadThrough(Action<long> afterEach)
+    {
         var buffer = new byte[256 * 1024];
         var read = new List<byte>();
         for (long at = 0; at < _file.Length;)
@@ -73,9 +75,9 @@ public sealed class ReadAheadHintTests
             int n = _file.Read(at, buffer);
             read.AddRange(buffer.AsSpan(0, n).ToArray());
             at += n;
+            afterEach(at);
         }
-        Assert.That(read, Is.EqualTo(_expected));
-        Assert.That(_file.HintedThrough, Is.EqualTo(-1));
+        return read;
     }
 
     [Test]

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Tests.VirtualFiles;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Core.Tests.MergedCache;
@@ -11,7 +12,6 @@ namespace ArchiveEmu.Core.Tests.MergedCache;
 /// </summary>
 public sealed class MergedColdReadTests
 {
-    private const int MiB = 1 << 20;
     private CacheTestGame _game = null!;
 
     [SetUp]
@@ -35,12 +35,7 @@ public sealed class MergedColdReadTests
         using var file = _game.Game(cache).OpenFile(archive);
         Assert.That(file.Segments[0].Source.Describe(), Does.StartWith("merged cache"));
         for (int pass = 0; pass < 2; pass++)
-        {
-            var read = new byte[file.Length];
-            for (long at = 0; at < file.Length;)
-                at += file.Read(at, read.AsSpan((int)at, (int)Math.Min(MiB, file.Length - at)));
-            Assert.That(read, Is.EqualTo(expected), pass == 0 ? "cold" : "warm");
-        }
+            Assert.That(LargeFolioReadTests.ReadThrough(file), Is.EqualTo(expected), pass == 0 ? "cold" : "warm");
         Assert.That(_game.Warnings, Is.Empty);
     }
 }

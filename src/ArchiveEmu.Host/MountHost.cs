@@ -78,7 +78,7 @@ public static class MountHost
             return $"the FUSE mount supports x86_64 and arm64, not {System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture}";
         if (!File.Exists("/dev/fuse"))
             return "/dev/fuse not found: load the fuse kernel module (modprobe fuse), or give the container --device /dev/fuse";
-        if (LibFuse.Unavailable() is { } noLibrary)
+        if (!options.UsesKernelProtocol && LibFuse.Unavailable() is { } noLibrary)
             return noLibrary;
         return MountPointState.Prepare(Path.GetFullPath(options.MountPoint!), message => Log.Warning("{Message}", message));
     }

@@ -31,8 +31,20 @@ public sealed class MountOptions
     /// <summary>Kernel read-ahead for the mount in KiB (set when running as root; 0 keeps the kernel's 128 KiB).</summary>
     public int ReadAheadKb { get; set; } = 4096;
 
+    /// <summary>
+    /// How to speak FUSE: "kernel" (the protocol on /dev/fuse directly; root only; allows passthrough), "libfuse"
+    /// (libfuse3, also for a normal user), or "auto" (kernel as root, else libfuse).
+    /// </summary>
+    public string Fuse { get; set; } = "auto";
+
+    /// <summary>Let the kernel read the game's unmodified files and merged archives directly (FUSE passthrough, Linux 6.9+, "kernel" only).</summary>
+    public bool Passthrough { get; set; } = true;
+
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;
+
+    /// <summary>Whether this mount speaks the kernel protocol itself (else libfuse).</summary>
+    internal bool UsesKernelProtocol => Fuse == "kernel" || (Fuse == "auto" && Host.Fuse.Kernel.KernelMount.CanMount);
 
     internal MergePolicy Policy => Merge switch
     {
@@ -57,6 +69,10 @@ public sealed class MountOptions
             problems.Add($"merge policy '{Merge}' is not one of auto, always, never");
         if (NoCache && Merge == "always")
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
+        if (Fuse is not ("auto" or "kernel" or "libfuse"))
+            problems.Add($"Fuse '{Fuse}' is not one of auto, kernel, libfuse");
+        else if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)
+            problems.Add("Fuse 'kernel' mounts with mount(2), which needs root; use auto or libfuse");
         if (Threads is < 1 or > 256)
             problems.Add($"Threads {Threads} is not from 1 to 256");
         if (ReadAheadKb is < 0 or > 1 << 20)

@@ -18,7 +18,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     private static readonly TimeSpan StopWait = TimeSpan.FromSeconds(3);
 
     private ModdedGameFileSystem? _fs;
-    private FuseMount? _mount;
+    private IMountSession? _mount;
     private ModFolderWatcher? _watcher;
 
     public Task StartAsync(CancellationToken cancellationToken)
@@ -42,7 +42,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             message => logger.LogWarning("{Message}", message)); // before mounting: if inotify is exhausted, nothing is left mounted
         try
         {
-            _mount = FuseMount.Start(fs, mountPoint, MountArguments(), options.Threads);
+            _mount = options.UsesKernelProtocol
+                ? Fuse.Kernel.KernelMount.Start(fs, mountPoint, options.Passthrough, (int)options.Threads, logger)
+                : FuseMount.Start(fs, mountPoint, MountArguments(), options.Threads);
         }
         catch
         {
@@ -57,9 +59,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         fs.Invalidate = _mount.Invalidate;
         if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
-        logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge})",
+        logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse})",
             plan.GameFolder, plan.Mods.Count, mountPoint, plan.Archives.Count, plan.Overrides.Count,
-            cache?.Folder ?? "off", options.Merge);
+            cache?.Folder ?? "off", options.Merge, _mount.Describe());
         return Task.CompletedTask;
     }
 

@@ -6,7 +6,7 @@ namespace ArchiveEmu.Host.Fuse;
 /// One libfuse3 mount: created and mounted by <see cref="Start"/>, served by libfuse's multi-threaded
 /// loop on a thread of its own, and taken down by <see cref="Stop"/> (exit flag, lazy unmount, join, destroy).
 /// </summary>
-internal sealed unsafe class FuseMount : IDisposable
+internal sealed unsafe class FuseMount : IMountSession
 {
     private readonly string _mountPoint;
     private IntPtr _fuse;
@@ -75,6 +75,8 @@ internal sealed unsafe class FuseMount : IDisposable
         if (!_stopping)
             EndedUnexpectedly?.Invoke(_loopResult);
     }
+
+    public string Describe() => "libfuse, reads through the page cache";
 
     /// <summary>Drops the kernel's cache of <paramref name="relativePath"/> (attributes and pages); errors are ignored.</summary>
     public void Invalidate(string relativePath)

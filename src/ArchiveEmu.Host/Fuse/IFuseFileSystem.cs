@@ -1,4 +1,13 @@
+using Microsoft.Win32.SafeHandles;
+
 namespace ArchiveEmu.Host.Fuse;
+
+/// <summary>
+/// A file the kernel can read in place of a served one. <paramref name="Key"/> names the version (equal keys
+/// hold equal bytes); <paramref name="Open"/> gives a read-only handle on it, or throws IOException when it is
+/// no longer that version; the caller disposes that handle when <paramref name="CallerDisposes"/>.
+/// </summary>
+internal sealed record BackingSource(object Key, Func<SafeFileHandle> Open, bool CallerDisposes = true);
 
 /// <summary>
 /// What the FUSE callbacks ask of a read-only filesystem. Paths are relative to the mount root with '/'
@@ -16,6 +25,12 @@ internal interface IFuseFileSystem
     int Read(ulong handle, Span<byte> destination, long offset);
 
     int Release(ulong handle);
+
+    /// <summary>
+    /// A real file holding exactly the bytes of open handle <paramref name="handle"/>, which the kernel may read
+    /// directly (FUSE passthrough), or null when the bytes are assembled by the host (an emulated archive).
+    /// </summary>
+    BackingSource? BackingOf(ulong handle);
 
     /// <summary>The names in a directory (without "." and ".."), or null with <paramref name="error"/> set.</summary>
     IReadOnlyCollection<string>? ListDirectory(string path, out int error);

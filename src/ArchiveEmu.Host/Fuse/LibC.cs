@@ -2,7 +2,7 @@ using System.Runtime.InteropServices;
 
 namespace ArchiveEmu.Host.Fuse;
 
-/// <summary>The few libc calls the mount needs: stat into a caller's buffer, statvfs, and a lazy unmount.</summary>
+/// <summary>The libc calls the mount needs: stat and statvfs into a caller's buffer, mount and unmount, and the raw file calls that speak the FUSE protocol on /dev/fuse.</summary>
 internal static unsafe partial class LibC
 {
     public const int ENOENT = 2;
@@ -12,6 +12,15 @@ internal static unsafe partial class LibC
     public const int EISDIR = 21;
     public const int EROFS = 30;
     public const int ENOTCONN = 107;
+    public const int EINTR = 4;
+    public const int EAGAIN = 11;
+    public const int EBUSY = 16;
+    public const int ENODEV = 19;
+    public const int ENOSYS = 38;
+    public const int ESTALE = 116;
+
+    public const int O_RDWR = 2;
+    public const int O_CLOEXEC = 0x80000;
 
     public const int O_ACCMODE = 3;
     public const int MNT_DETACH = 2;
@@ -34,6 +43,27 @@ internal static unsafe partial class LibC
 
     [LibraryImport("libc", EntryPoint = "geteuid")]
     public static partial uint GetEuid();
+
+    [LibraryImport("libc", EntryPoint = "getegid")]
+    public static partial uint GetEgid();
+
+    [LibraryImport("libc", EntryPoint = "open", SetLastError = true)]
+    public static partial int Open(byte* path, int flags);
+
+    [LibraryImport("libc", EntryPoint = "close")]
+    public static partial int Close(int fd);
+
+    [LibraryImport("libc", EntryPoint = "read", SetLastError = true)]
+    public static partial nint Read(int fd, byte* buffer, nuint count);
+
+    [LibraryImport("libc", EntryPoint = "write", SetLastError = true)]
+    public static partial nint Write(int fd, byte* buffer, nuint count);
+
+    [LibraryImport("libc", EntryPoint = "ioctl", SetLastError = true)]
+    public static partial int Ioctl(int fd, nuint request, void* argument);
+
+    [LibraryImport("libc", EntryPoint = "mount", SetLastError = true)]
+    public static partial int Mount(byte* source, byte* target, byte* type, nuint flags, byte* data);
 
     /// <summary>stat(2) of a managed path: 0 or the errno.</summary>
     public static int Stat(string path, Span<byte> buffer)

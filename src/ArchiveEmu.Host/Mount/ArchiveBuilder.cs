@@ -22,7 +22,8 @@ internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresho
         var (file, strategy, entries) = game.Cache is null ? Emulate(game, route, "emulated (no cache)") : FromCache(game, route);
         logger.LogInformation("built {Archive}: {Strategy}, {Entries} entries, {Size}, {Ms:0.0} ms",
             route.RelativePath, strategy, entries, Units.Bytes(file.Length), clock.Elapsed.TotalMilliseconds);
-        return new ServedFile(file, route.GamePath, modified, counters);
+        bool merged = strategy.StartsWith("merged", StringComparison.Ordinal);
+        return new ServedFile(file, route.GamePath, modified, counters, merged ? game.Cache!.Folder : null);
     }
 
     private static (VirtualFile, string, int) Emulate(EmulatedGame game, ArchiveRoute route, string strategy)

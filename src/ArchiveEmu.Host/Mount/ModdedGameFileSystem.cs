@@ -103,10 +103,11 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
             {
                 return -LibC.ENOENT;
             }
-            string source = snapshot.Overrides.TryGetValue(path, out var o) ? o.Override.SourcePath : Path.Combine(_gameFolder, path);
+            bool fromMod = snapshot.Overrides.TryGetValue(path, out var o);
+            string source = fromMod ? o!.Override.SourcePath : Path.Combine(_gameFolder, path);
             var identity = file.Files.FirstOrDefault()?.Identity ?? FileIdentity.Of(source);
             served = new ServedFile(file, source, null, null);
-            version = new PlainVersion(source, identity);
+            version = new PlainVersion(source, identity, fromMod);
         }
 
         var (keepCache, directIo, versionChanged) = _pageCache.Opened(path, version);
@@ -120,7 +121,27 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         return 0;
     }
 
-    private sealed record PlainVersion(string Source, FileIdentity Identity);
+    private sealed record PlainVersion(string Source, FileIdentity Identity, bool FromMod);
+
+    // Passed through: the game's own files (read straight from the game folder, as without the mount) and merged
+    // archives (from a private copy). Not a mod's file: a mod author may rewrite one in place while a game reads it,
+    // and served by the host such a reader gets EIO (SourceGuard) where the kernel would hand it a mix of versions.
+    public BackingSource? BackingOf(ulong handle) => _handles.Get(handle) is not { } open ? null : open.Version switch
+    {
+        PlainVersion { FromMod: false } plain => new BackingSource(plain, () => OpenUnchanged(plain)),
+        ServedFile served when served.PassthroughCopy(m => _logger.LogInformation("{Path}: {Message}", open.Path, m)) is { } copy
+            => new BackingSource(served, () => copy, CallerDisposes: false),
+        _ => null,
+    };
+
+    private static Microsoft.Win32.SafeHandles.SafeFileHandle OpenUnchanged(PlainVersion plain)
+    {
+        var handle = File.OpenHandle(plain.Source);
+        if (new FileIdentity(RandomAccess.GetLength(handle), File.GetLastWriteTimeUtc(handle)) == plain.Identity)
+            return handle;
+        handle.Dispose();
+        throw new IOException($"{plain.Source}: changed since it was opened");
+    }
 
     private ServedFile? AcquireArchive(MountSnapshot snapshot, ArchiveSlot slot) =>
         slot.Acquire(s => _builder.Build(snapshot.Game, s.Route, s.Modified, _counters.GetOrAdd(s.Route.RelativePath, _ => new ReadCounters())));

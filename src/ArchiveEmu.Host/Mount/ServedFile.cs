@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.VirtualFiles;
+using Microsoft.Win32.SafeHandles;
 
 namespace ArchiveEmu.Host.Mount;
 
@@ -9,14 +10,20 @@ namespace ArchiveEmu.Host.Mount;
 internal sealed class ServedFile
 {
     private readonly SourceGuard? _guard;
+    private readonly string? _copyFolder;
+    private readonly object _copyLock = new();
+    private SafeFileHandle? _copy;
+    private bool _copyFailed;
     private int _references = 1;
 
     /// <param name="file">The bytes; disposed with the last reference.</param>
     /// <param name="statPath">The real file whose stat(2) describes this one (ownership, times, inode).</param>
     /// <param name="modified">The mtime to report instead of statPath's, or null to keep it.</param>
     /// <param name="counters">Read statistics to add to, or null for files nobody reports on.</param>
-    public ServedFile(VirtualFile file, string statPath, DateTime? modified, ReadCounters? counters)
+    /// <param name="copyFolder">Where a private copy for FUSE passthrough may go (merged archives), or null for none.</param>
+    public ServedFile(VirtualFile file, string statPath, DateTime? modified, ReadCounters? counters, string? copyFolder = null)
     {
+        _copyFolder = file.Length <= PrivateCopy.MaxBytes ? copyFolder : null;
         File = file;
         StatPath = statPath;
         Modified = modified;
@@ -42,6 +49,33 @@ internal sealed class ServedFile
         return read;
     }
 
+    /// <summary>
+    /// The private copy the kernel can read in this version's place (see <see cref="PrivateCopy"/>), written at the
+    /// first call; null when this version has none, or when writing it failed (logged once; the host serves it then).
+    /// </summary>
+    public SafeFileHandle? PassthroughCopy(Action<string> log)
+    {
+        if (_copyFolder is null)
+            return null;
+        lock (_copyLock)
+        {
+            if (_copy is not null || _copyFailed || Volatile.Read(ref _references) <= 0)
+                return _copy;
+            try
+            {
+                var (handle, took) = PrivateCopy.Write(File, _copyFolder);
+                _copy = handle;
+                log($"copied for passthrough: {Core.MergedCache.Units.Bytes(File.Length)} in {took.TotalMilliseconds:0} ms");
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                _copyFailed = true;
+                log($"no passthrough copy, the host serves it: {e.Message}");
+            }
+            return _copy;
+        }
+    }
+
     /// <summary>Takes one more reference, unless the last one is already gone (then false: the caller must look again).</summary>
     public bool TryAcquire()
     {
@@ -58,8 +92,11 @@ internal sealed class ServedFile
 
     public void Release()
     {
-        if (Interlocked.Decrement(ref _references) == 0)
-            File.Dispose();
+        if (Interlocked.Decrement(ref _references) != 0)
+            return;
+        File.Dispose();
+        lock (_copyLock)
+            _copy?.Dispose(); // a backing file the kernel still reads from stays open on its side
     }
 }
 

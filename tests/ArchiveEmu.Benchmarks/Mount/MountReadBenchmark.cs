@@ -28,8 +28,11 @@ internal static class MountReadBenchmark
         {
             var setup = BenchSetup.Create(root, Entries, EntrySize, InjectEvery);
             Console.WriteLine($"archive: {setup.Plain.Length / (1 << 20)} MiB AFS, {Entries} entries, {Entries / InjectEvery} replaced by loose files; runs {runs}");
-            using var emulated = setup.Mount("never");
-            using var merged = setup.Mount("always");
+            // --fuse kernel|libfuse and --passthrough true|false pick how the host serves (default: as it would itself).
+            string[] hostArgs = [.. Option(args, "--fuse", "ArchiveEmu:Fuse"), .. Option(args, "--passthrough", "ArchiveEmu:Passthrough")];
+            Console.WriteLine($"host options: {(hostArgs.Length == 0 ? "defaults" : string.Join(' ', hostArgs))}");
+            using var emulated = setup.Mount("never", hostArgs);
+            using var merged = setup.Mount("always", hostArgs);
             string[] targets = [setup.PlainPath, emulated.ArchivePath, merged.ArchivePath];
             foreach (var path in targets.Skip(1))
                 if (new FileInfo(path).Length != setup.Plain.Length)
@@ -51,6 +54,9 @@ internal static class MountReadBenchmark
                 Directory.Delete(root, recursive: true);
         }
     }
+
+    private static IEnumerable<string> Option(string[] args, string name, string key) =>
+        args.SkipWhile(a => a != name).Skip(1).Take(1).Select(value => $"--{key}={value}");
 
     /// <summary>
     /// MB/s per target and run. Targets are measured back to back within each round, so a burst of load on
@@ -132,7 +138,7 @@ internal static class MountReadBenchmark
             return new BenchSetup(root, game, mod, plain, new FileInfo(plain));
         }
 
-        public MountedHost Mount(string merge) => MountedHost.Start(this, merge);
+        public MountedHost Mount(string merge, string[] hostArgs) => MountedHost.Start(this, merge, hostArgs);
     }
 
     /// <summary>The host serving the benchmark's game, as a child process; stopped with SIGTERM.</summary>
@@ -149,17 +155,18 @@ internal static class MountReadBenchmark
 
         public string ArchivePath => Path.Combine(_mountPoint, "large.afs");
 
-        public static MountedHost Start(BenchSetup setup, string merge)
+        public static MountedHost Start(BenchSetup setup, string merge, string[] hostArgs)
         {
             string mountPoint = Path.Combine(setup.Root, $"mnt-{merge}");
             Directory.CreateDirectory(mountPoint);
             var info = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true };
-            foreach (var arg in new[]
-            {
+            string[] arguments =
+            [
                 "exec", Path.Combine(AppContext.BaseDirectory, "ArchiveEmu.Host.dll"),
                 $"--ArchiveEmu:Game={setup.Game}", $"--ArchiveEmu:Mods:0={setup.Mod}", $"--ArchiveEmu:MountPoint={mountPoint}",
-                $"--ArchiveEmu:Cache={Path.Combine(setup.Root, "cache")}", $"--ArchiveEmu:Merge={merge}",
-            })
+                $"--ArchiveEmu:Cache={Path.Combine(setup.Root, "cache")}", $"--ArchiveEmu:Merge={merge}", .. hostArgs,
+            ];
+            foreach (var arg in arguments)
                 info.ArgumentList.Add(arg);
             var process = Process.Start(info)!;
             process.OutputDataReceived += (_, e) => { if (e.Data is not null) Console.WriteLine($"  host: {e.Data}"); };
@@ -173,6 +180,7 @@ internal static class MountReadBenchmark
             }
             var host = new MountedHost(process, mountPoint);
             _ = new FileInfo(host.ArchivePath).Length; // first stat builds (and for "always" merges) the archive, outside the timings
+            File.OpenHandle(host.ArchivePath).Dispose(); // so does the first open (a merged archive's copy for passthrough)
             return host;
         }
 

@@ -3,11 +3,15 @@ using ArchiveEmu.TestSupport;
 namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
-/// One mount of the sample game (emulation, --merge never) read by programs nobody here wrote: every file
-/// byte for byte against <c>archiveemu cat</c> and the originals, unzip -t, tar -tf, ls -l, writes, 16 threads.
+/// One mount of the sample game read by programs nobody here wrote: every file byte for byte against
+/// <c>archiveemu cat</c> and the originals, unzip -t, tar -tf, ls -l, writes, 16 threads. Once per way of
+/// serving: our own FUSE protocol with emulation and with merged archives (passed through), and libfuse.
 /// </summary>
+[TestFixture("kernel", "never")]
+[TestFixture("kernel", "always")]
+[TestFixture("libfuse", "never")]
 [NonParallelizable]
-public sealed class MountReadTests
+public sealed class MountReadTests(string fuse, string merge)
 {
     private SampleGame _game = null!;
     private HostProcess _host = null!;
@@ -16,8 +20,10 @@ public sealed class MountReadTests
     public void MountSampleGame()
     {
         LibFuseProbe.RequireFuse();
+        if (fuse == "kernel" && Environment.UserName != "root")
+            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
         _game = new SampleGame();
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted();
+        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs(merge, $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
     }
 
     [OneTimeTearDown]

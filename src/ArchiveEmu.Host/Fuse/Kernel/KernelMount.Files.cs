@@ -34,6 +34,8 @@ internal sealed unsafe partial class KernelMount
             ReplyError(header.Unique, LibC.ESTALE);
             return;
         }
+        if (_logger.IsEnabled(LogLevel.Debug))
+            _logger.LogDebug("open {Path}: {How}", node.Path, backingId > 0 ? $"passthrough (backing file {backingId})" : "served by the host");
         uint openFlags = backingId > 0 ? OpenPassthrough
             : (info.KeepCache ? OpenKeepCache : 0) | (info.DirectIo ? OpenDirectIo : 0);
         Span<byte> open = stackalloc byte[OpenOutSize];

@@ -57,6 +57,7 @@ internal sealed unsafe partial class KernelMount
         {
             _logger.LogError("/dev/fuse: kernel speaks FUSE {Major}.{Minor}; {Ours}.x is needed", major, minor, Major);
             ReplyError(unique, 71); // EPROTO
+            _initialized.Set();
             return;
         }
         if ((offered & InitExt) != 0 && body.Length >= 20)
@@ -79,6 +80,7 @@ internal sealed unsafe partial class KernelMount
         Write32(init, 36, (agreed & Passthrough) != 0 ? MaxStackDepth : 0);
         _passthrough = (agreed & Passthrough) != 0;
         Reply(unique, init);
+        _initialized.Set();
     }
 
     private void Lookup(InHeader header, string name)

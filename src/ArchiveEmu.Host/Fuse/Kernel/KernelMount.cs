@@ -30,6 +30,8 @@ internal sealed unsafe partial class KernelMount : IMountSession
     private volatile bool _passthrough;
     private int _endedReported;
     private int _backingFailureLogged;
+    private readonly ManualResetEventSlim _initialized = new();
+    private static readonly TimeSpan InitWait = TimeSpan.FromSeconds(10);
 
     private KernelMount(IFuseFileSystem fs, string mountPoint, bool passthrough, ILogger logger)
     {
@@ -59,6 +61,10 @@ internal sealed unsafe partial class KernelMount : IMountSession
                 .ToArray();
             foreach (var worker in mount._workers)
                 worker.Start();
+            // The kernel sends INIT once mounted; until it is answered every access to the mount waits, and whether
+            // passthrough was agreed is unknown. Answering takes microseconds: a long wait means the workers are stuck.
+            if (!mount._initialized.Wait(InitWait))
+                throw new IOException($"{mountPoint}: mounted, but the kernel's INIT request never arrived");
             return mount;
         }
         catch

@@ -27,6 +27,14 @@ public sealed class MountOptionsTests
     }
 
     [Test]
+    public void Validate_UnknownFuseMode_IsNamed()
+    {
+        var temp = Path.GetTempPath();
+        var options = new MountOptions { Game = temp, MountPoint = "/mnt/x", Fuse = "fast" };
+        Assert.That(options.Validate(), Is.EqualTo(new[] { "Fuse 'fast' is not one of auto, kernel, libfuse" }));
+    }
+
+    [Test]
     public void Validate_ExistingFolders_HasNoProblems()
     {
         var temp = Path.GetTempPath();

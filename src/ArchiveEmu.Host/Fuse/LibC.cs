@@ -73,6 +73,14 @@ internal static unsafe partial class LibC
             return Stat(p, b) == 0 ? 0 : Marshal.GetLastPInvokeError();
     }
 
+    /// <summary>statvfs(3) of a managed path into a caller's buffer (112 bytes on 64-bit glibc): 0 or the errno.</summary>
+    public static int StatVfs(string path, Span<byte> buffer)
+    {
+        fixed (byte* p = Utf8Z(path))
+        fixed (byte* b = buffer)
+            return StatVfs(p, b) == 0 ? 0 : Marshal.GetLastPInvokeError();
+    }
+
     /// <summary>opendir(3) + closedir: 0 or the errno. On a FUSE mount this asks the server, unlike a cached stat.</summary>
     public static int ProbeDirectory(string path)
     {

@@ -206,12 +206,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         return found ? names : null;
     }
 
-    public unsafe int StatFs(Span<byte> statvfs)
-    {
-        fixed (byte* path = LibC.Utf8Z(_gameFolder))
-        fixed (byte* buffer = statvfs)
-            return LibC.StatVfs(path, buffer) == 0 ? 0 : -System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
-    }
+    public int StatFs(Span<byte> statvfs) => -LibC.StatVfs(_gameFolder, statvfs);
 
     public void Failed(string operation, string path, Exception error)
     {

@@ -114,7 +114,8 @@ internal sealed unsafe partial class KernelMount : IMountSession
                         _logger.LogWarning("/dev/fuse: reading a request failed ({Error}); this worker stops", Errno.Describe(error));
                     break; // ENODEV: unmounted
                 }
-                Handle(request.AsSpan(0, (int)read), reply);
+                if (read >= FuseWire.InHeaderSize) // anything shorter is not a request: the kernel never sends one
+                    Handle(request.AsSpan(0, (int)read), reply);
             }
         }
         if (!_stopping && Interlocked.Exchange(ref _endedReported, 1) == 0)

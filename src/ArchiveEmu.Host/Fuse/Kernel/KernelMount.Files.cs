@@ -70,7 +70,12 @@ internal sealed unsafe partial class KernelMount
             if (node.BackingId > 0)
             {
                 if (!Equals(node.BackingKey, backing?.Key))
-                    return -1; // another version is passed through on this node: the caller needs a new node
+                {
+                    // Another version is passed through on this node (the path changed while it was open and no reload
+                    // has detached it yet): the kernel's retry after ESTALE looks the path up again and gets a new node.
+                    _nodes.Detach(node);
+                    return -1;
+                }
                 node.OpenFiles++;
                 return node.BackingId;
             }

@@ -43,7 +43,10 @@ internal sealed unsafe partial class KernelMount
         }
         catch (Exception e)
         {
-            _fs.Failed(header.Opcode.ToString().ToLowerInvariant(), _nodes.Get(header.Node)?.Path ?? "", e);
+            string path = _nodes.Get(header.Node)?.Path ?? "";
+            if (header.Opcode == Opcode.Lookup)
+                path = path.Length == 0 ? Name(body) : $"{path}/{Name(body)}";
+            _fs.Failed(header.Opcode.ToString().ToLowerInvariant(), path, e);
             if (header.Opcode is not (Opcode.Forget or Opcode.BatchForget or Opcode.Interrupt))
                 ReplyError(header.Unique, LibC.EIO);
         }

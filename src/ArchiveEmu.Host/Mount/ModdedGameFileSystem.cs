@@ -19,6 +19,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     private readonly ILogger _logger;
     private readonly HandleTable _handles = new();
     private readonly PageCachePolicy _pageCache = new();
+    private readonly RepeatedWarnings _warnings = new();
     private readonly ConcurrentDictionary<string, ReadCounters> _counters = new(StringComparer.Ordinal);
     private MountSnapshot _snapshot;
 
@@ -212,14 +213,17 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     {
         if (error is FileNotFoundException or DirectoryNotFoundException)
             return; // an open racing a deletion: EIO is the answer, nothing to report
-        _logger.LogWarning("{Operation} {Path}: {Message}", operation, path, error.Message);
+        if (!_warnings.ShouldLog($"{operation} {path}: {error.Message}", out int skipped))
+            return;
+        _logger.LogWarning("{Operation} {Path}: {Message}{Repeats}", operation, path, error.Message,
+            skipped > 0 ? $" (and {skipped} more time(s) in the last {_warnings.Quiet.TotalSeconds:0} s)" : "");
     }
 
     /// <summary>Logs what reached the host per archive: opens, reads, bytes and errors.</summary>
     public void LogStatistics()
     {
         foreach (var (path, c) in _counters.OrderBy(p => p.Key, StringComparer.Ordinal))
-            _logger.LogInformation("read statistics {Archive}: {Opens} opens, {Reads} reads, {Bytes} served, {Errors} errors (page-cache hits not counted)",
+            _logger.LogInformation("read statistics {Archive}: {Opens} opens, {Reads} reads, {Bytes} served, {Errors} errors (reads the kernel serves itself, from its page cache or by passthrough, are not counted)",
                 path, c.Opens, c.Reads, Core.MergedCache.Units.Bytes(c.Bytes), c.Errors);
     }
 

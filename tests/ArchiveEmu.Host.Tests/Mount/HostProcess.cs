@@ -36,10 +36,19 @@ internal sealed partial class HostProcess : IDisposable
     public static HostProcess StartCli(string mountPoint, params string[] args) =>
         Start(mountPoint, [Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. args]);
 
-    private static HostProcess Start(string mountPoint, string[] args)
+    /// <summary>
+    /// Starts ArchiveEmu.Host.dll as user and group 65534 (nobody) through setpriv, with <paramref name="home"/> as its
+    /// home. The caller is root; setpriv execs the host, so signals sent to this process reach it.
+    /// </summary>
+    public static HostProcess StartHostAsNobody(string mountPoint, string home, params string[] args) =>
+        Start(mountPoint, ["--reuid=65534", "--regid=65534", "--clear-groups", "env", $"HOME={home}", $"DOTNET_CLI_HOME={home}",
+            "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "ArchiveEmu.Host.dll"), .. args], program: "/usr/bin/setpriv");
+
+    private static HostProcess Start(string mountPoint, string[] args, string program = "dotnet")
     {
-        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        info.ArgumentList.Add("exec");
+        var info = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        if (program == "dotnet")
+            info.ArgumentList.Add("exec");
         foreach (var arg in args)
             info.ArgumentList.Add(arg);
         var process = Process.Start(info) ?? throw new InvalidOperationException("could not start dotnet");

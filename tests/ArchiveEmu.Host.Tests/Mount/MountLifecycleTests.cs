@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Host.Tests.Mount;
 
@@ -184,6 +185,54 @@ public sealed class MountLifecycleTests
             using var next = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never")).WaitMounted();
             Assert.That(File.ReadAllBytes(_game.Mounted("data/voice.afs")), Is.EqualTo(File.ReadAllBytes(Path.Combine(_game.Game, "data/voice.afs"))));
             Assert.That(next.Output, Does.Contain("found a dead FUSE mount"));
+        }
+    }
+
+    [Test]
+    [System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    public void ANormalUser_MountsThroughFusermount3_ReadsTheModdedBytes_AndSigtermUnmounts()
+    {
+        if (Environment.UserName != "root")
+            Assert.Ignore("running as a normal user, every other mount test is already this case");
+        if (!File.Exists("/usr/bin/setpriv") || !File.Exists("/usr/bin/fusermount3"))
+            Assert.Ignore("needs setpriv (to run the host as another user) and fusermount3");
+        var expected = _game.VisibleFiles.ToDictionary(f => f, f => _game.Write($"expected/{f.Replace('/', '_')}", _game.Cat(f)));
+        var chown = ExternalTool.Run("chown", "-R", "65534:65534", _game.Root);
+        Assert.That(chown.ExitCode, Is.Zero, chown.ToString());
+
+        // fusermount3 (setuid root) mounts for the user, but libfuse first opens /dev/fuse as the user: a desktop
+        // distribution makes it 0666; this machine (a container) has it 0600, so it is opened up for this test only.
+        var deviceMode = File.GetUnixFileMode("/dev/fuse");
+        HostProcess? host = null;
+        try
+        {
+            File.SetUnixFileMode("/dev/fuse", deviceMode | UnixFileMode.OtherRead | UnixFileMode.OtherWrite);
+            host = HostProcess.StartHostAsNobody(_game.MountPoint, _game.Root, _game.HostArgs("always"));
+            var clock = Stopwatch.StartNew();
+            while (!host.Output.Contains("mounted ", StringComparison.Ordinal)) // root cannot look inside: no allow_other
+            {
+                if (host.HasExited || clock.Elapsed > TimeSpan.FromSeconds(30))
+                    Assert.Fail($"the host did not mount as nobody:\n{host.Output}");
+                Thread.Sleep(50);
+            }
+            Assert.That(host.Output, Does.Contain("libfuse, reads through the page cache"));
+            var line = File.ReadAllLines("/proc/self/mountinfo").Single(l => l.Split(' ')[4] == _game.MountPoint);
+            Assert.That(line, Does.Contain("user_id=65534"), line);
+
+            foreach (var (file, copy) in expected)
+            {
+                var cmp = ExternalTool.Run("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "cmp", _game.Mounted(file), copy);
+                Assert.That(cmp.ExitCode, Is.Zero, $"{file}: {cmp}\n{host.Output}");
+            }
+
+            host.Terminate();
+            Assert.That(host.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, host.Output);
+            Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False, host.Output);
+        }
+        finally
+        {
+            File.SetUnixFileMode("/dev/fuse", deviceMode);
+            host?.Dispose();
         }
     }
 

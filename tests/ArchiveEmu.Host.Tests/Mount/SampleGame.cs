@@ -62,6 +62,9 @@ internal sealed class SampleGame : IDisposable
 
     public string Mounted(string relative) => Path.Combine(MountPoint, relative);
 
+    /// <summary>Writes a file in the game's temp folder (outside game, mods and mount point); returns its path.</summary>
+    public string Write(string relative, byte[] bytes) => _temp.Write(relative, bytes);
+
     private static void Copy(string from, string to)
     {
         foreach (var file in Directory.EnumerateFiles(from, "*", SearchOption.AllDirectories))

@@ -27,7 +27,16 @@ internal sealed unsafe partial class KernelMount
             ReplyError(header.Unique, -result);
             return;
         }
-        int backingId = _passthrough ? ChooseBacking(node, _fs.BackingOf(info.Handle)) : CountOpen(node);
+        int backingId;
+        try
+        {
+            backingId = _passthrough ? ChooseBacking(node, _fs.BackingOf(info.Handle)) : CountOpen(node);
+        }
+        catch
+        {
+            _fs.Release(info.Handle); // the kernel gets EIO and never sends RELEASE for a handle it did not receive
+            throw;
+        }
         if (backingId < 0)
         {
             _fs.Release(info.Handle);

@@ -12,7 +12,7 @@ internal sealed unsafe partial class KernelMount
     private void Handle(Span<byte> request, byte[] reply)
     {
         var header = new InHeader(request);
-        var body = request[InHeaderSize..(int)Math.Min(header.Length, (uint)request.Length)];
+        var body = request[InHeaderSize..(int)Math.Clamp(header.Length, (uint)InHeaderSize, (uint)request.Length)];
         try
         {
             switch (header.Opcode)

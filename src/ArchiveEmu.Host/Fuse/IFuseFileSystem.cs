@@ -18,6 +18,15 @@ internal interface IFuseFileSystem
     /// <summary>Fills <paramref name="stat"/> (a libc struct stat) for the path.</summary>
     int GetAttr(string path, Span<byte> stat);
 
+    /// <summary>
+    /// As <see cref="GetAttr(string, Span{byte})"/>, also naming the version of the file described (null for a folder):
+    /// equal to <see cref="VersionOf"/> of a handle opened on that same version, different once the path changed.
+    /// </summary>
+    int GetAttr(string path, Span<byte> stat, out object? version);
+
+    /// <summary>The version open handle <paramref name="handle"/> reads, or null.</summary>
+    object? VersionOf(ulong handle);
+
     /// <summary>Opens for reading; sets the handle id and the kernel caching bits in <paramref name="info"/>.</summary>
     int Open(string path, ref FuseFileInfo info);
 

@@ -39,16 +39,19 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
 
     // The answer is always the current version, even for fstat on an older handle: the kernel caches attributes
     // per inode, so an old version's size would be served to every new open until the attributes expire.
-    public int GetAttr(string path, Span<byte> stat)
+    public int GetAttr(string path, Span<byte> stat) => GetAttr(path, stat, out _);
+
+    public int GetAttr(string path, Span<byte> stat, out object? version)
     {
         var snapshot = Current;
         if (snapshot.Archives.TryGetValue(path, out var slot))
         {
             var served = AcquireArchive(snapshot, slot);
             if (served is null)
-                return GetAttr(path, stat); // replaced by a reload meanwhile: ask the new snapshot
+                return GetAttr(path, stat, out version); // replaced by a reload meanwhile: ask the new snapshot
             try
             {
+                version = served;
                 return StatOf(served, stat);
             }
             finally
@@ -56,14 +59,29 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
                 served.Release();
             }
         }
-        string real = snapshot.Overrides.TryGetValue(path, out var o) ? o.Override.SourcePath
+        bool fromMod = snapshot.Overrides.TryGetValue(path, out var o);
+        string real = fromMod ? o!.Override.SourcePath
             : snapshot.AddedFolders.GetValueOrDefault(path) ?? Path.Combine(_gameFolder, path);
+        version = null;
         int error = LibC.Stat(real, stat);
         if (error != 0)
             return -error;
+        if (!StatLayout.IsDirectory(stat))
+        {
+            try
+            {
+                version = new PlainVersion(real, FileIdentity.Of(real), fromMod); // as Open names it
+            }
+            catch (FileNotFoundException)
+            {
+                return -LibC.ENOENT; // deleted since the stat
+            }
+        }
         StatLayout.MakeReadOnly(stat);
         return 0;
     }
+
+    public object? VersionOf(ulong handle) => _handles.Get(handle)?.Version;
 
     private static int StatOf(ServedFile served, Span<byte> stat)
     {

@@ -9,8 +9,8 @@ public sealed class NodeTableTests
     {
         var nodes = new NodeTable();
         var root = nodes.Get(FuseWire.RootNode)!;
-        var first = nodes.LookedUp(root, "data", "data");
-        var again = nodes.LookedUp(root, "data", "data");
+        var first = nodes.LookedUp(root, "data", "data", null);
+        var again = nodes.LookedUp(root, "data", "data", null);
         Assert.That(again, Is.SameAs(first));
         Assert.That(first.Id, Is.Not.EqualTo(FuseWire.RootNode));
 
@@ -26,11 +26,11 @@ public sealed class NodeTableTests
     {
         var nodes = new NodeTable();
         var root = nodes.Get(FuseWire.RootNode)!;
-        var old = nodes.LookedUp(root, "a.afs", "a.afs");
+        var old = nodes.LookedUp(root, "a.afs", "a.afs", "v1");
         old.OpenFiles = 1;
         nodes.Detach(old);
 
-        var next = nodes.LookedUp(root, "a.afs", "a.afs");
+        var next = nodes.LookedUp(root, "a.afs", "a.afs", "v1");
         Assert.That(next.Id, Is.Not.EqualTo(old.Id));
         Assert.That(nodes.AtPath("a.afs"), Is.SameAs(next));
         Assert.That(nodes.Get(old.Id), Is.SameAs(old), "the kernel still holds the old node");
@@ -44,6 +44,25 @@ public sealed class NodeTableTests
         }
         Assert.That(nodes.Get(old.Id), Is.Null);
         Assert.That(nodes.AtPath("a.afs"), Is.SameAs(next), "removing the old node leaves the path's new one");
+    }
+
+    [Test]
+    public void LookedUp_AnotherVersionWhileFilesAreOpen_IsANewNode_TheSameVersionIsTheSameNode()
+    {
+        var nodes = new NodeTable();
+        var root = nodes.Get(FuseWire.RootNode)!;
+        var old = nodes.LookedUp(root, "a.afs", "a.afs", "v1");
+        old.OpenFiles = 1;
+        Assert.That(nodes.LookedUp(root, "a.afs", "a.afs", "v1"), Is.SameAs(old));
+
+        var next = nodes.LookedUp(root, "a.afs", "a.afs", "v2");
+        Assert.That(next, Is.Not.SameAs(old));
+        Assert.That(old.Detached, Is.True);
+        Assert.That(next.Version, Is.EqualTo("v2"));
+
+        var unused = nodes.LookedUp(root, "b.afs", "b.afs", "v1");
+        Assert.That(nodes.LookedUp(root, "b.afs", "b.afs", "v2"), Is.SameAs(unused), "no open file: the node moves to the new version");
+        Assert.That(unused.Version, Is.EqualTo("v2"));
     }
 
     [Test]

@@ -30,7 +30,8 @@ internal sealed unsafe partial class KernelMount
         int backingId;
         try
         {
-            backingId = _passthrough ? ChooseBacking(node, _fs.BackingOf(info.Handle)) : CountOpen(node);
+            var version = _fs.VersionOf(info.Handle);
+            backingId = _passthrough ? ChooseBacking(node, version, _fs.BackingOf(info.Handle)) : CountOpen(node, version);
         }
         catch
         {
@@ -54,11 +55,11 @@ internal sealed unsafe partial class KernelMount
         Reply(header.Unique, open);
     }
 
-    private int CountOpen(Node node)
+    private int CountOpen(Node node, object? version)
     {
         lock (_nodes.Lock)
         {
-            if (node.Detached || node.BackingId > 0)
+            if (!Admits(node, version) || node.BackingId > 0)
                 return -1;
             node.OpenFiles++;
             return 0;
@@ -66,15 +67,34 @@ internal sealed unsafe partial class KernelMount
     }
 
     /// <summary>
+    /// Whether an open of <paramref name="version"/> may join <paramref name="node"/>: the node describes that version
+    /// (its size is that version's, its cached pages are only ever that version's). If not, the node is detached: the
+    /// path moved on since the kernel looked it up, and its retry after ESTALE gets a node for the new version.
+    /// Caller holds the node lock; on success the node is this version's.
+    /// </summary>
+    private bool Admits(Node node, object? version)
+    {
+        if (node.Detached)
+            return false;
+        if (!NodeTable.SameVersion(node.Version, version))
+        {
+            _nodes.Detach(node);
+            return false;
+        }
+        node.Version ??= version;
+        return true;
+    }
+
+    /// <summary>
     /// The backing id to answer an open of <paramref name="node"/> with: the node's current one when it holds the
     /// same version, a new one when the node has no open file, 0 to serve through the page cache instead, or -1
     /// when the node cannot take this open (ESTALE). Counts the open unless -1.
     /// </summary>
-    private int ChooseBacking(Node node, BackingSource? backing)
+    private int ChooseBacking(Node node, object? version, BackingSource? backing)
     {
         lock (_nodes.Lock)
         {
-            if (node.Detached)
+            if (!Admits(node, version))
                 return -1;
             if (node.BackingId > 0)
             {

@@ -96,13 +96,13 @@ internal sealed unsafe partial class KernelMount
         }
         string path = parent.Path.Length == 0 ? name : parent.Path + "/" + name;
         Span<byte> stat = stackalloc byte[StatSize];
-        int result = _fs.GetAttr(path, stat);
+        int result = _fs.GetAttr(path, stat, out var version);
         if (result < 0)
         {
             ReplyError(header.Unique, -result);
             return;
         }
-        var node = _nodes.LookedUp(parent, name, path);
+        var node = _nodes.LookedUp(parent, name, path, version);
         var attr = new byte[AttrSize];
         Attr(stat, node.Id, attr);
         node.LastAttr = attr;
@@ -133,12 +133,12 @@ internal sealed unsafe partial class KernelMount
         Span<byte> attrOut = stackalloc byte[AttrOutSize];
         attrOut.Clear();
         Write64(attrOut, 0, (ulong)CacheFor.TotalSeconds);
-        if (node.Detached && node.LastAttr is { } pinned)
-            pinned.CopyTo(attrOut[16..]); // a replaced version keeps its own size for the files still reading it
+        if (Pinned(node) is { } pinned)
+            pinned.CopyTo(attrOut[16..]);
         else
         {
             Span<byte> stat = stackalloc byte[StatSize];
-            int result = _fs.GetAttr(node.Path, stat);
+            int result = _fs.GetAttr(node.Path, stat, out var version);
             if (result < 0)
             {
                 ReplyError(header.Unique, -result);
@@ -146,11 +146,23 @@ internal sealed unsafe partial class KernelMount
             }
             var attr = new byte[AttrSize];
             Attr(stat, node.Id, attr);
-            node.LastAttr = attr;
-            attr.CopyTo(attrOut[16..]);
+            lock (_nodes.Lock)
+            {
+                if (node.OpenFiles > 0 && !NodeTable.SameVersion(node.Version, version))
+                    _nodes.Detach(node); // the path moved on under open files: they keep this node and its attributes
+                else
+                {
+                    node.Version = version;
+                    node.LastAttr = attr;
+                }
+            }
+            (Pinned(node) ?? attr).CopyTo(attrOut[16..]);
         }
         Reply(header.Unique, attrOut);
     }
+
+    // A replaced version keeps its own size for the files still reading it.
+    private static byte[]? Pinned(Node node) => node.Detached ? node.LastAttr : null;
 
     private void StatFs(ulong unique)
     {

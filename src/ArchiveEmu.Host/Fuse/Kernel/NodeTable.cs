@@ -17,6 +17,7 @@ internal sealed class Node(ulong id, ulong parent, string path, string name)
     public bool Detached;
     public byte[]? LastAttr;  // the fuse_attr last sent, answered as is once detached
 
+    public object? Version;   // the version of the file this node describes (null for a folder); its open files all read it
     public int BackingId;     // > 0 while the kernel holds a backing file for this node's passed-through opens
     public object? BackingKey; // which version that backing file holds
 }
@@ -49,11 +50,16 @@ internal sealed class NodeTable
             return _byPath.GetValueOrDefault(path);
     }
 
-    /// <summary>The node for <paramref name="name"/> in <paramref name="parent"/>, created if new, with one more lookup counted.</summary>
-    public Node LookedUp(Node parent, string name, string path)
+    /// <summary>
+    /// The node for <paramref name="name"/> in <paramref name="parent"/> at <paramref name="version"/>, with one more lookup
+    /// counted: the path's node, or a new one when the path is new or its node has files open on another version.
+    /// </summary>
+    public Node LookedUp(Node parent, string name, string path, object? version)
     {
         lock (Lock)
         {
+            if (_byPath.TryGetValue(path, out var existing) && existing.OpenFiles > 0 && !SameVersion(existing.Version, version))
+                Detach(existing);
             if (!_byPath.TryGetValue(path, out var node))
             {
                 node = new Node(++_next, parent.Id, path, name);
@@ -61,6 +67,8 @@ internal sealed class NodeTable
                 _byPath[path] = node;
             }
             node.Lookups++;
+            if (node.OpenFiles == 0)
+                node.Version = version;
             return node;
         }
     }
@@ -90,6 +98,9 @@ internal sealed class NodeTable
             RemoveIfUnused(node);
         }
     }
+
+    /// <summary>Whether two versions are the same; a folder (null) matches anything, since nothing is opened on it as a file.</summary>
+    public static bool SameVersion(object? a, object? b) => a is null || b is null || a.Equals(b);
 
     // Caller holds Lock.
     public void RemoveIfUnused(Node node)

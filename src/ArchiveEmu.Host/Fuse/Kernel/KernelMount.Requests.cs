@@ -148,13 +148,8 @@ internal sealed unsafe partial class KernelMount
             Attr(stat, node.Id, attr);
             lock (_nodes.Lock)
             {
-                if (node.OpenFiles > 0 && !NodeTable.SameVersion(node.Version, version))
-                    _nodes.Detach(node); // the path moved on under open files: they keep this node and its attributes
-                else
-                {
-                    node.Version = version;
+                if (_nodes.Describes(node, version)) // else the path moved on under open files: they keep this node and its attributes
                     node.LastAttr = attr;
-                }
             }
             (Pinned(node) ?? attr).CopyTo(attrOut[16..]);
         }

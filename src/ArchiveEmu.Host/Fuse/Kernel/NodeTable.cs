@@ -58,17 +58,13 @@ internal sealed class NodeTable
     {
         lock (Lock)
         {
-            if (_byPath.TryGetValue(path, out var existing) && existing.OpenFiles > 0 && !SameVersion(existing.Version, version))
-                Detach(existing);
-            if (!_byPath.TryGetValue(path, out var node))
+            if (!_byPath.TryGetValue(path, out var node) || !Describes(node, version))
             {
-                node = new Node(++_next, parent.Id, path, name);
+                node = new Node(++_next, parent.Id, path, name) { Version = version };
                 _byId[node.Id] = node;
                 _byPath[path] = node;
             }
             node.Lookups++;
-            if (node.OpenFiles == 0)
-                node.Version = version;
             return node;
         }
     }
@@ -97,6 +93,22 @@ internal sealed class NodeTable
                 _byPath.Remove(node.Path);
             RemoveIfUnused(node);
         }
+    }
+
+    /// <summary>
+    /// Whether <paramref name="node"/> may describe <paramref name="version"/> of its path, which it then does: yes unless
+    /// files are open on another version, in which case the node is detached (they keep it, with their size and pages)
+    /// and the path's next lookup makes a node for the new version. Caller holds <see cref="Lock"/>.
+    /// </summary>
+    public bool Describes(Node node, object? version)
+    {
+        if (node.OpenFiles > 0 && !SameVersion(node.Version, version))
+        {
+            Detach(node);
+            return false;
+        }
+        node.Version = version;
+        return true;
     }
 
     /// <summary>Whether two versions are the same; a folder (null) matches anything, since nothing is opened on it as a file.</summary>

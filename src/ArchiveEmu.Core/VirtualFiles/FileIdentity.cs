@@ -14,7 +14,8 @@ public readonly record struct FileIdentity(long Length, DateTime LastWriteUtc)
         return new FileIdentity(info.Length, info.LastWriteTimeUtc);
     }
 
-    internal static FileIdentity Of(Microsoft.Win32.SafeHandles.SafeFileHandle handle) =>
+    /// <summary>The identity of an open file (fstat: the file it names now, whatever its path became).</summary>
+    public static FileIdentity Of(Microsoft.Win32.SafeHandles.SafeFileHandle handle) =>
         new(RandomAccess.GetLength(handle), File.GetLastWriteTimeUtc(handle));
 
     public override string ToString() => $"{Length} bytes, modified {LastWriteUtc:yyyy-MM-dd HH:mm:ss.fffffff}Z";

@@ -85,5 +85,18 @@ internal static class StatLayout
         MemoryMarshal.Write(stat[(MtimeOffset + 8)..], in nanoseconds);
     }
 
+    /// <summary>
+    /// The file's size and mtime as <see cref="Core.VirtualFiles.FileIdentity.Of(string)"/> reads them (mtime to .NET's
+    /// 100 ns ticks), from a stat(2) already taken: no second stat on the lookup path.
+    /// </summary>
+    public static Core.VirtualFiles.FileIdentity Identity(ReadOnlySpan<byte> stat)
+    {
+        long size = MemoryMarshal.Read<long>(stat[SizeOffset..]);
+        long seconds = MemoryMarshal.Read<long>(stat[MtimeOffset..]);
+        long nanoseconds = MemoryMarshal.Read<long>(stat[(MtimeOffset + 8)..]);
+        var modified = DateTime.UnixEpoch.AddTicks(seconds * TimeSpan.TicksPerSecond + nanoseconds / 100);
+        return new Core.VirtualFiles.FileIdentity(size, modified);
+    }
+
     public static bool IsDirectory(ReadOnlySpan<byte> stat) => (Mode(stat) & 0xF000) == 0x4000;
 }

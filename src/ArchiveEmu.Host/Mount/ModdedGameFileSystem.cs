@@ -67,16 +67,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         if (error != 0)
             return -error;
         if (!StatLayout.IsDirectory(stat))
-        {
-            try
-            {
-                version = new PlainVersion(real, FileIdentity.Of(real), fromMod); // as Open names it
-            }
-            catch (FileNotFoundException)
-            {
-                return -LibC.ENOENT; // deleted since the stat
-            }
-        }
+            version = new PlainVersion(real, StatLayout.Identity(stat), fromMod); // as Open names it
         StatLayout.MakeReadOnly(stat);
         return 0;
     }
@@ -156,7 +147,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     private static Microsoft.Win32.SafeHandles.SafeFileHandle OpenUnchanged(PlainVersion plain)
     {
         var handle = File.OpenHandle(plain.Source);
-        if (new FileIdentity(RandomAccess.GetLength(handle), File.GetLastWriteTimeUtc(handle)) == plain.Identity)
+        if (FileIdentity.Of(handle) == plain.Identity)
             return handle;
         handle.Dispose();
         throw new IOException($"{plain.Source}: changed since it was opened");

@@ -25,6 +25,9 @@ public sealed class MountOptions
     /// <summary>auto, always or never.</summary>
     public string Merge { get; set; } = "auto";
 
+    /// <summary>How archives merged by the mount are stored: lz4 or none (raw), as <c>build --compress</c>.</summary>
+    public string Compression { get; set; } = "lz4";
+
     /// <summary>Most libfuse worker threads serving requests at once.</summary>
     public uint Threads { get; set; } = 16;
 
@@ -53,6 +56,8 @@ public sealed class MountOptions
         _ => MergePolicy.Auto,
     };
 
+    internal ChunkCompression ChunkCompression => Compression == "none" ? ChunkCompression.None : ChunkCompression.Lz4;
+
     /// <summary>Problems that stop the host from starting, one line each.</summary>
     public IReadOnlyList<string> Validate()
     {
@@ -69,6 +74,8 @@ public sealed class MountOptions
             problems.Add($"merge policy '{Merge}' is not one of auto, always, never");
         if (NoCache && Merge == "always")
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
+        if (Compression is not ("lz4" or "none"))
+            problems.Add($"Compression '{Compression}' is not one of lz4, none");
         if (Fuse is not ("auto" or "kernel" or "libfuse"))
             problems.Add($"Fuse '{Fuse}' is not one of auto, kernel, libfuse");
         else if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)

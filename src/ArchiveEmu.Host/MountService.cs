@@ -1,5 +1,6 @@
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
 using ArchiveEmu.Host.Mount;
@@ -33,7 +34,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
         var game = new EmulatedGame(plan, pool) { Cache = cache };
-        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, pool, logger);
+        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, options.ChunkCompression, logger);
         var fs = _fs = new ModdedGameFileSystem(game, pool, builder, logger);
 
         ModFolderWatcher? watcher = null;

@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.MergedCache;
+
 namespace ArchiveEmu.Host.Tests;
 
 public sealed class MountOptionsTests
@@ -32,6 +34,21 @@ public sealed class MountOptionsTests
         var temp = Path.GetTempPath();
         var options = new MountOptions { Game = temp, MountPoint = "/mnt/x", Fuse = "fast" };
         Assert.That(options.Validate(), Is.EqualTo(new[] { "Fuse 'fast' is not one of auto, kernel, libfuse" }));
+    }
+
+    [TestCase("lz4", ChunkCompression.Lz4)]
+    [TestCase("none", ChunkCompression.None)]
+    public void Compression_TheBuildsWords_PickTheChunkCodec(string word, ChunkCompression expected)
+    {
+        var options = new MountOptions { Game = Path.GetTempPath(), MountPoint = "/mnt/x", Compression = word };
+        Assert.That((options.Validate(), options.ChunkCompression), Is.EqualTo((Array.Empty<string>(), expected)));
+    }
+
+    [Test]
+    public void Validate_UnknownCompression_IsNamed()
+    {
+        var options = new MountOptions { Game = Path.GetTempPath(), MountPoint = "/mnt/x", Compression = "zstd" };
+        Assert.That(options.Validate(), Is.EqualTo(new[] { "Compression 'zstd' is not one of lz4, none" }));
     }
 
     [Test]

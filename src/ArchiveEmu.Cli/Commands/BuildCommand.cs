@@ -2,6 +2,7 @@ using System.Diagnostics;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -44,12 +45,11 @@ internal sealed class BuildCommand : ICommand
         var clock = Stopwatch.StartNew();
         var game = GameArguments.Resolve(cl, console);
         double routeMs = clock.Elapsed.TotalMilliseconds;
-        var storage = StorageKind.Of(game.Plan.GameFolder);
 
         var reports = new List<BuildReport.Archive>();
         foreach (var route in game.Plan.Archives)
-            reports.Add(BuildOne(game, route, policy, thresholds, compression, storage, console));
-        var summary = new BuildReport(game, reports, routeMs, storage, policy);
+            reports.Add(BuildOne(game, route, policy, thresholds, compression, console));
+        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy);
         if (cl.Flag("json"))
             summary.WriteJson(console.Out);
         else
@@ -66,39 +66,35 @@ internal sealed class BuildCommand : ICommand
     };
 
     private static BuildReport.Archive BuildOne(EmulatedGame game, ArchiveRoute route, MergePolicy policy, MergeThresholds thresholds,
-        ChunkCompression compression, StorageKind storage, CliConsole console)
+        ChunkCompression compression, CliConsole console)
     {
-        var clock = Stopwatch.StartNew();
-        var cache = game.Cache;
-        var key = cache is null ? null : game.KeyOf(route);
-        var entry = key is null ? null : cache!.Find(key);
-        var archive = entry is null ? null : cache!.TryOpenLayout(entry);
-        bool layoutFromCache = archive is not null;
-        archive ??= game.Build(route);
-        using (archive)
+        ProgressBar? progress = null; // drawn only while merged bytes are written
+        ServedArchive served;
+        try
         {
-            double buildMs = clock.Elapsed.TotalMilliseconds;
-            var decision = MergeDecider.Decide(policy, thresholds, archive, storage);
-            string cacheState = "off";
-            double mergeMs = 0;
-            if (cache is not null && key is not null)
+            served = game.Serve(route, new ServeRequest
             {
-                bool mergedAlready = entry?.Merged is not null && layoutFromCache;
-                if (layoutFromCache && (!decision.Merge || mergedAlready))
-                    cacheState = "hit";
-                else
-                {
-                    var mergeClock = Stopwatch.StartNew();
-                    using var progress = decision.Merge ? new ProgressBar(console, route.RelativePath) : null;
-                    entry = cache.Store(key, archive, decision.Merge, compression, progress is null ? null : progress.Report);
-                    mergeMs = mergeClock.Elapsed.TotalMilliseconds;
-                    cacheState = "stored";
-                }
-            }
-            return new BuildReport.Archive(route, archive.Original.Identity.Length, archive.File.Length,
-                archive.Count(EntryState.Replaced), archive.Count(EntryState.Added), archive.Count(EntryState.Deleted),
-                archive.BytesFromOriginal, archive.BytesFromLooseFiles, archive.BytesGenerated, buildMs, layoutFromCache,
-                decision, cacheState, decision.Merge ? entry?.Merged : null, mergeMs);
+                Merge = policy,
+                Thresholds = thresholds,
+                Compression = compression,
+                Describe = true,
+                Progress = (done, total) => (progress ??= new ProgressBar(console, route.RelativePath)).Report(done, total),
+            });
         }
+        finally
+        {
+            progress?.Dispose();
+        }
+        var summary = served.Summary!;
+        var decision = served.Decision!;
+        string cacheState = served.Cache switch
+        {
+            CacheOutcome.Off => "off",
+            CacheOutcome.Stored => "stored",
+            _ => "hit",
+        };
+        return new BuildReport.Archive(route, summary.OriginalSize, summary.Size, summary.Replaced, summary.Added, summary.Deleted,
+            summary.BytesFromOriginal, summary.BytesFromLooseFiles, summary.BytesGenerated, served.BuildTime.TotalMilliseconds,
+            served.Layout == LayoutOrigin.Cache, decision, cacheState, decision.Merge ? served.Merged : null, served.StoreTime.TotalMilliseconds);
     }
 }

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Cli.Commands;

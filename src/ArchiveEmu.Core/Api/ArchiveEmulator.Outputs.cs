@@ -1,6 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core;
@@ -17,12 +18,14 @@ public sealed partial class ArchiveEmulator
         lock (_lock)
         {
             ThrowIfDisposed();
-            var resolved = Resolve(name);
-            if (Cache is not null && Cache.Find(CacheKey.For(resolved, _mods, _verifyContent)) is { Merged: not null } entry
-                && Cache.TryOpenMerged(entry, () => BuildNow(resolved).File) is { } merged)
-                return merged;
-            var built = Built(name, resolved).File;
-            return new VirtualFileBuilder(_pool).AppendSlice(built, 0, built.Length).Build(); // segments copied, not bytes
+            var kept = _built.GetValueOrDefault(name);
+            var served = Server().Serve(Resolve(name), new ServeRequest { OpenFile = true, KeepArchive = kept is null, Kept = kept });
+            // Kept only when parsed: a stored layout has no EntryInput for Describe to report.
+            if (served.Archive is { } archive && served.Layout == LayoutOrigin.Parsed)
+                _built[name] = archive;
+            else
+                served.Archive?.Dispose();
+            return served.File!;
         }
     }
 
@@ -50,21 +53,21 @@ public sealed partial class ArchiveEmulator
         var name = RouteName(route);
         Change(name, RouteChangeReason.Merged, () =>
         {
-            var cache = Cache ?? throw new InvalidOperationException("this emulator has no cache folder (ArchiveEmulatorOptions.CacheFolder)");
-            var resolved = Resolve(name);
-            using var archive = BuildNow(resolved);
-            cache.Store(CacheKey.For(resolved, _mods, _verifyContent), archive, merge: true, compression);
+            if (Cache is null)
+                throw new InvalidOperationException("this emulator has no cache folder (ArchiveEmulatorOptions.CacheFolder)");
+            Server().Serve(Resolve(name), new ServeRequest { Merge = MergePolicy.Always, Compression = compression, Kept = _built.GetValueOrDefault(name) });
         });
     }
 
     private EmulatedArchive Built(string name, ArchiveRoute resolved)
     {
         if (!_built.TryGetValue(name, out var archive))
-            _built[name] = archive = BuildNow(resolved);
+            _built[name] = archive = Server().Build(resolved);
         return archive;
     }
 
-    private EmulatedArchive BuildNow(ArchiveRoute route) => route.Format.Build(route.ReadOriginal(), route.Patch, _pool);
+    // The mods as they are now: the key records them, and AddModFolder/RemoveModFolder change them.
+    private ArchiveServer Server() => new(GameFolder, _mods.ToArray(), Cache, _pool, _verifyContent);
 
     // The route as mod folders and inputs make it now. Inputs added in code win over mod folders (reported as a conflict).
     private ArchiveRoute Resolve(string name)

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
 using Microsoft.Extensions.Logging;
 
 namespace ArchiveEmu.Host.Mount;

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Host.Mount;

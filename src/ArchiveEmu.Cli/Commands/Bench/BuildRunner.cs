@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Cli.Commands.Bench;

@@ -1,21 +1,24 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.Routing;
+namespace ArchiveEmu.Core.Serving;
 
 /// <summary>
-/// The modded game folder as a reader sees it: a targeted archive is its emulated version, a file a
+/// The modded game folder as a reader sees it: a targeted archive is served by <see cref="ArchiveServer"/>, a file a
 /// mod overrides is the mod's file, anything else is the original. Every path stays inside the game folder.
 /// </summary>
 public sealed class EmulatedGame
 {
     private readonly FileHandlePool? _pool;
+    private readonly Lazy<ArchiveServer> _server;
 
     public EmulatedGame(RoutePlan plan, FileHandlePool? pool = null)
     {
         Plan = plan;
         _pool = pool;
+        _server = new Lazy<ArchiveServer>(() => new ArchiveServer(Plan.GameFolder, Plan.Mods, Cache, _pool, VerifyContent));
     }
 
     /// <summary>Resolves the mods in <paramref name="modFolders"/> (lowest priority first) against <paramref name="gameFolder"/>.</summary>
@@ -30,8 +33,14 @@ public sealed class EmulatedGame
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
     public bool VerifyContent { get; init; }
 
+    /// <summary>The serving layer for this game's routes.</summary>
+    public ArchiveServer Server => _server.Value;
+
     /// <summary>The cache key of <paramref name="route"/> as its files are now.</summary>
-    public CacheKey KeyOf(ArchiveRoute route) => CacheKey.For(route, Plan.Mods, VerifyContent);
+    public CacheKey KeyOf(ArchiveRoute route) => Server.KeyOf(route);
+
+    /// <summary>Serves <paramref name="route"/> as <paramref name="request"/> asks (<see cref="ArchiveServer.Serve"/>).</summary>
+    public ServedArchive Serve(ArchiveRoute route, ServeRequest request) => Server.Serve(route, request);
 
     /// <summary>
     /// The emulated archive at <paramref name="relativePath"/>: from the cache's stored layout when fresh
@@ -41,7 +50,7 @@ public sealed class EmulatedGame
     {
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
-            return OpenRoute(route, FindEntry(route));
+            return Serve(route, new ServeRequest { KeepArchive = true }).Archive!;
         if (!File.Exists(full))
             throw new FileNotFoundException($"{full}: not found in the game folder", full);
         var index = ArchiveFormats.ReadIndex(full);
@@ -53,25 +62,13 @@ public sealed class EmulatedGame
     {
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
-        {
-            var entry = FindEntry(route); // one key (stats, or hashes with VerifyContent) and one index read per open
-            if (entry is { Merged: not null } && Cache!.TryOpenMerged(entry, () => Build(route).File) is { } merged)
-                return merged;
-            return OpenRoute(route, entry).File;
-        }
+            return Serve(route, new ServeRequest { OpenFile = true }).File!;
         var source = Plan.FindOverride(relativePath)?.SourcePath ?? full;
         if (!File.Exists(source))
             throw new FileNotFoundException($"{full}: not found in the game folder or any mod", full);
         return new VirtualFileBuilder(_pool).AppendFile(source, 0, FileIdentity.Of(source).Length).Build();
     }
 
-    private CacheEntry? FindEntry(ArchiveRoute route) => Cache?.Find(KeyOf(route));
-
-    // From the entry's stored layout when it has a usable one (no parse of the original), else built.
-    private EmulatedArchive OpenRoute(ArchiveRoute route, CacheEntry? entry) =>
-        (entry is null ? null : Cache!.TryOpenLayout(entry, _pool)) ?? Build(route);
-
-    /// <summary>Parses the original and builds the emulated archive, without the cache.</summary>
-    public EmulatedArchive Build(ArchiveRoute route) =>
-        route.Format.Build(route.ReadOriginal(), route.Patch, _pool);
+    /// <summary>Parses the original and builds the emulated archive, without the cache. The caller disposes it.</summary>
+    public EmulatedArchive Build(ArchiveRoute route) => Server.Build(route);
 }

@@ -1,0 +1,68 @@
+using System.Globalization;
+using System.IO.Hashing;
+using System.Text;
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Serving;
+
+/// <summary>
+/// The cache key of a route: the cache format, the archive's format and route, the original's size and mtime,
+/// the mods in order, and every input (path, slice, size, mtime; with content hashing, xxHash3 of its bytes).
+/// Equal keys mean equal bytes; any change is a different key.
+/// </summary>
+internal static class RouteKey
+{
+    /// <summary>The key of <paramref name="route"/> as the files are now. Stats the original and every input; reads them only with <paramref name="verifyContent"/>.</summary>
+    public static CacheKey For(ArchiveRoute route, IReadOnlyList<string> mods, bool verifyContent)
+    {
+        var text = new StringBuilder();
+        text.Append("archiveemu-cache ").Append(CacheFormat.Version).Append('\n');
+        text.Append("format ").Append(route.Format.Name).Append('\n');
+        text.Append("route ").Append(route.GamePath).Append('\n');
+        if (route.Slice is { } slice)
+            text.Append("slice ").Append(slice.Offset).Append('+').Append(slice.Length).Append('\n');
+        text.Append("original ").Append(Describe(FileIdentity.Of(route.GamePath))).Append('\n');
+        for (int i = 0; i < mods.Count; i++)
+            text.Append("mod ").Append(i).Append(' ').Append(mods[i]).Append('\n');
+        foreach (var change in route.Patch.Changes)
+        {
+            text.Append("entry ").Append(change.Key.IsIndex ? "#" : "/").Append(change.Key).Append(" from ").Append(change.Origin).Append(": ");
+            if (change.Input is not { } input)
+                text.Append("delete");
+            else if (input.Path is null)
+                text.Append("bytes ").Append(Convert.ToHexStringLower(XxHash3.Hash(input.Bytes.Span)));
+            else
+            {
+                // The identity routing took (one stat per file): a file that changes after it fails the handle
+                // pool's identity check on open, so it can never be served under this key.
+                text.Append("file ").Append(input.Path).Append(" [").Append(input.Offset).Append('+').Append(input.Length).Append("] ")
+                    .Append(Describe(input.Identity ?? FileIdentity.Of(input.Path)));
+                if (verifyContent)
+                    text.Append(" xxh3 ").Append(ContentHash(input));
+            }
+            text.Append('\n');
+        }
+        if (verifyContent)
+            text.Append("content-verified\n");
+        return new CacheKey(route.GamePath, text.ToString());
+    }
+
+    private static string Describe(FileIdentity identity) =>
+        string.Create(CultureInfo.InvariantCulture, $"{identity.Length} bytes mtime {identity.LastWriteUtc.Ticks}");
+
+    private static string ContentHash(EntryInput input)
+    {
+        var hash = new XxHash3();
+        var buffer = new byte[1 << 20];
+        for (long at = 0; at < input.Length;)
+        {
+            int n = input.Read(at, buffer);
+            hash.Append(buffer.AsSpan(0, n));
+            at += n;
+        }
+        return Convert.ToHexStringLower(hash.GetCurrentHash());
+    }
+}

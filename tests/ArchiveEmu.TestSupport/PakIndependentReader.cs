@@ -3,7 +3,7 @@ using System.Text.Json;
 namespace ArchiveEmu.TestSupport;
 
 /// <summary>
-/// Re-reads a PAK file with a Python reader written from the FORMATS.md facts (no independent PAK tool
+/// Re-reads a PAK file with a Python reader written from the docs/FORMATS.md facts (no independent PAK tool
 /// exists here). Prints the members in order as JSON [name, size, sha256] and fails on any structural
 /// problem: bad names, sizes out of bounds, unaligned or non-zero-padded V1 records, stray bytes at the end.
 /// </summary>

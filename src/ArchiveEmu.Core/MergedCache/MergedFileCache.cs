@@ -17,7 +17,7 @@ public sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeo
 }
 
 /// <summary>
-/// The merged file cache (DESIGN "Merged File Cache"): per emulated archive, under a key of everything its
+/// The merged file cache (docs/DESIGN.md, "Merged file cache"): per emulated archive, under a key of everything its
 /// bytes depend on, its layout and optionally its merged bytes as one contiguous extent in a pack. Readers
 /// take no lock and never get a stale or damaged byte: a stale key is a miss, a damaged entry is dropped
 /// with a warning and served by emulation. Writers commit the index atomically, one at a time.

@@ -3,7 +3,7 @@ using ArchiveEmu.Core.Formats;
 namespace ArchiveEmu.Core.Routing;
 
 /// <summary>
-/// Resolves mod folders against a game folder (DESIGN "Mod folders and routes"): a mod folder named
+/// Resolves mod folders against a game folder (docs/DESIGN.md, "Mod folders and routes"): a mod folder named
 /// like a game file holds entries for that archive, other files override game files whole; mods are
 /// in priority order (a later one wins) and every conflict is reported. Nothing leaves its root.
 /// </summary>

@@ -5,7 +5,7 @@ namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>
 /// Brings file ranges into the page cache in large folios. Why: a warm read copies out of the page cache about
-/// 2.5x faster from large folios than from 4 KiB pages (measured on Linux 6.18, docs/BENCHMARKS.md), and the kernel
+/// 2.5x faster from large folios than from 4 KiB pages (measured on Linux 6.18, docs/BENCHMARKS-JOURNAL.md), and the kernel
 /// only allocates large folios for a file read as one long stream. An emulated archive reads its sources in slices
 /// with gaps and in many small files, and posix_fadvise(WILLNEED) and readahead(2) always fill order-0 pages, so the
 /// sources would stay slow to read forever after. A page fault in a read-only mapping marked MADV_HUGEPAGE fills whole

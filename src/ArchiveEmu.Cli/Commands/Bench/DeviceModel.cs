@@ -2,7 +2,7 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 
 /// <summary>
 /// An estimate, not a measurement: what a recorded <see cref="ReadTrace"/> would cost on the three devices of
-/// the SOLID read-performance article (shared/seeds/002): sequential throughput plus a positioning cost per
+/// the published SOLID read-performance measurement (docs/DESIGN.md, "Why these thresholds"): sequential throughput plus a positioning cost per
 /// piece. Throughputs are the article's single 64 MB reads; the per-piece costs are fitted to its emulated
 /// rows (HDD: 512×128K at 0.28×, 64×1M at 0.71×; SATA: 512×128K at 0.90×; NVMe showed no cost).
 /// </summary>

@@ -1,0 +1,65 @@
+using System.Text.RegularExpressions;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.Architecture;
+
+/// <summary>Core's folders depend on each other one way only (docs/DESIGN.md, "Serving"): read from the source, so a new reference shows up here.</summary>
+public sealed partial class FolderDependencyTests
+{
+    // Each folder and the folders it may use; anything else (in particular a cycle) fails.
+    private static readonly Dictionary<string, string[]> Allowed = new()
+    {
+        ["VirtualFiles"] = [],
+        ["Formats"] = ["VirtualFiles"],
+        ["Routing"] = ["Formats", "VirtualFiles"],
+        ["MergedCache"] = ["Formats", "VirtualFiles"],
+        ["Serving"] = ["Routing", "MergedCache", "Formats", "VirtualFiles"],
+        ["Api"] = ["Serving", "Routing", "MergedCache", "Formats", "VirtualFiles"],
+    };
+
+    [GeneratedRegex(@"ArchiveEmu\.Core\.(?<folder>[A-Z][A-Za-z]+)\b")]
+    private static partial Regex CoreReference();
+
+    [Test]
+    public void CoreFolders_ReferenceOnlyTheFoldersBelowThem()
+    {
+        var core = Path.Combine(RepositoryFiles.Root, "src", "ArchiveEmu.Core");
+        var found = new List<string>();
+        foreach (var (folder, allowed) in Allowed)
+        {
+            foreach (var file in Directory.EnumerateFiles(Path.Combine(core, folder), "*.cs", SearchOption.AllDirectories))
+            {
+                foreach (Match m in CoreReference().Matches(File.ReadAllText(file)))
+                {
+                    string used = m.Groups["folder"].Value;
+                    if (used != folder && Allowed.ContainsKey(used) && !allowed.Contains(used))
+                        found.Add($"{Path.GetRelativePath(core, file)} uses {used}");
+                }
+            }
+        }
+        Assert.That(found.Distinct(), Is.Empty);
+    }
+
+    [Test]
+    public void AllowedGraph_HasNoCycle()
+    {
+        var done = new HashSet<string>();
+        void Visit(string folder, ImmutableStack path)
+        {
+            Assert.That(path.Contains(folder), Is.False, $"cycle through {folder}");
+            if (!done.Add(folder))
+                return;
+            foreach (var next in Allowed[folder])
+                Visit(next, path.Push(folder));
+        }
+        foreach (var folder in Allowed.Keys)
+            Visit(folder, ImmutableStack.Empty);
+    }
+
+    private sealed record ImmutableStack(string? Top, ImmutableStack? Rest)
+    {
+        public static ImmutableStack Empty { get; } = new(null, null);
+        public ImmutableStack Push(string folder) => new(folder, this);
+        public bool Contains(string folder) => Top == folder || (Rest?.Contains(folder) ?? false);
+    }
+}

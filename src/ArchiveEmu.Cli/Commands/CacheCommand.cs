@@ -44,7 +44,7 @@ internal sealed class CacheCommand : ICommand
 
     private static int List(MergedFileCache cache, bool json, CliConsole console)
     {
-        var entries = cache.ReadIndex().Entries;
+        var entries = cache.Entries();
         if (json)
         {
             var doc = new

@@ -9,7 +9,7 @@ namespace ArchiveEmu.Core.Formats;
 /// <see cref="ArchiveFormatException"/> instead of an out-of-range read or a huge allocation.
 /// Endian-aware helpers read little- and big-endian integers.
 /// </summary>
-public sealed class ArchiveFileReader : IDisposable
+internal sealed class ArchiveFileReader : IDisposable
 {
     /// <summary>The largest single header read allowed (a table bigger than this is treated as corrupt).</summary>
     public const int MaxHeaderRead = 256 << 20;

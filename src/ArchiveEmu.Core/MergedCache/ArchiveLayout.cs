@@ -161,7 +161,7 @@ internal static class ArchiveLayout
 /// The original of an archive restored from the cache: its source, identity and format, without its
 /// parsed entries (the point of the layout cache is not to parse it). It cannot be built from again.
 /// </summary>
-public sealed class CachedArchiveIndex(ArchiveSource source, IArchiveFormat format)
+internal sealed class CachedArchiveIndex(ArchiveSource source, IArchiveFormat format)
     : ArchiveIndex(source, Array.Empty<ArchiveEntry>())
 {
     public override IArchiveFormat Format { get; } = format;

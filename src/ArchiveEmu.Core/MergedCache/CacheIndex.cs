@@ -34,7 +34,7 @@ public sealed record CacheEntry(string Key, string Route, string Format, long Le
 /// The cache's table of contents: a versioned envelope (magic, version, length) around a JSON list of
 /// entries, closed by xxHash3 of the JSON. It is replaced whole and atomically (temp file, fsync, rename).
 /// </summary>
-public sealed class CacheIndex
+internal sealed class CacheIndex
 {
     private static readonly JsonSerializerOptions Json = new()
     {

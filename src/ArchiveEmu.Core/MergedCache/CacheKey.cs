@@ -7,7 +7,7 @@ namespace ArchiveEmu.Core.MergedCache;
 /// The key an entry of the merged file cache is stored under: a hash of a canonical description of everything
 /// its bytes depend on (written by the serving layer, <c>Serving/RouteKey</c>). Equal keys mean equal bytes.
 /// </summary>
-public sealed class CacheKey
+internal sealed class CacheKey
 {
     /// <param name="route">The slot: full path of the original archive (one entry per route).</param>
     /// <param name="text">A canonical description of everything the bytes depend on.</param>

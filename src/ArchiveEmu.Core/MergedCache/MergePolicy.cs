@@ -17,7 +17,7 @@ public sealed record MergeThresholds(long MaxArchiveBytes = 32L << 20, long MaxI
 public sealed record MergeDecision(bool Merge, string Reason);
 
 /// <summary>Applies a <see cref="MergePolicy"/> to one emulated archive.</summary>
-public static class MergeDecider
+internal static class MergeDecider
 {
     public static MergeDecision Decide(MergePolicy policy, MergeThresholds thresholds, EmulatedArchive archive, StorageKind storage)
     {
@@ -41,16 +41,4 @@ public static class MergeDecider
             ? $"merge: {why}; {where} (fewer reads still help, seeks cost little here)"
             : $"merge: {why}; {where}");
     }
-}
-
-/// <summary>Human-readable sizes for reports.</summary>
-public static class Units
-{
-    public static string Bytes(long bytes) => bytes switch
-    {
-        >= 1L << 30 => $"{bytes / (double)(1L << 30):0.##} GiB",
-        >= 1L << 20 => $"{bytes / (double)(1L << 20):0.##} MiB",
-        >= 1L << 10 => $"{bytes / 1024.0:0.##} KiB",
-        _ => $"{bytes} B",
-    };
 }

@@ -53,7 +53,7 @@ public sealed partial class MergedFileCache
     private void Warn(string message) => _options.Warn?.Invoke(message);
 
     /// <summary>The index as committed now. Missing is empty; damaged is empty with a warning (the next write replaces it).</summary>
-    public CacheIndex ReadIndex()
+    internal CacheIndex ReadIndex()
     {
         byte[] bytes;
         try
@@ -75,8 +75,11 @@ public sealed partial class MergedFileCache
         }
     }
 
+    /// <summary>Every entry as committed now (missing or damaged index: none).</summary>
+    public IReadOnlyList<CacheEntry> Entries() => ReadIndex().Entries;
+
     /// <summary>The entry stored under <paramref name="key"/>, or null (a miss).</summary>
-    public CacheEntry? Find(CacheKey key) => ReadIndex().Find(key.Hash);
+    internal CacheEntry? Find(CacheKey key) => ReadIndex().Find(key.Hash);
 
     /// <summary>Rebuilds the emulated archive from the entry's layout; null (after a warning and dropping the entry) if it is damaged.</summary>
     public EmulatedArchive? TryOpenLayout(CacheEntry entry, FileHandlePool? pool = null)
@@ -142,7 +145,7 @@ public sealed partial class MergedFileCache
     /// <paramref name="merge"/>. An entry already holding what is asked is kept. Older entries of the
     /// same route are replaced. <paramref name="progress"/> gets (bytes merged, total).
     /// </summary>
-    public CacheEntry Store(CacheKey key, EmulatedArchive archive, bool merge, ChunkCompression compression,
+    internal CacheEntry Store(CacheKey key, EmulatedArchive archive, bool merge, ChunkCompression compression,
         Action<long, long>? progress = null)
     {
         PrivateFiles.CreateFolder(Folder);

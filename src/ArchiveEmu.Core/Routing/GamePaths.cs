@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.Routing;
 
 /// <summary>Paths inside a root folder: normalised with '/' separators, and never allowed to leave the root.</summary>
-public static class GamePaths
+internal static class GamePaths
 {
     public static string Normalise(string relativePath) => relativePath.Replace('\\', '/').Trim('/');
 

@@ -38,7 +38,16 @@ public sealed class ArchiveServer
     public StorageKind Storage => _storage.Value;
 
     /// <summary>The cache key of <paramref name="route"/> as its files are now.</summary>
-    public CacheKey KeyOf(ArchiveRoute route) => RouteKey.For(route, Mods, VerifyContent);
+    internal CacheKey KeyOf(ArchiveRoute route) => RouteKey.For(route, Mods, VerifyContent);
+
+    /// <summary>
+    /// A hash of everything <paramref name="route"/>'s bytes depend on, as its files are now (the cache key): equal
+    /// versions mean equal bytes. Stats the original and every input.
+    /// </summary>
+    public string VersionOf(ArchiveRoute route) => KeyOf(route).Hash;
+
+    /// <summary>The cache's merged copy of <paramref name="route"/> as its files are now, or null (no cache, not merged, or stale).</summary>
+    public MergedExtent? FindMerged(ArchiveRoute route) => Cache?.Find(KeyOf(route))?.Merged;
 
     /// <summary>Parses the original and builds the emulated archive, without the cache. The caller disposes it.</summary>
     public EmulatedArchive Build(ArchiveRoute route) => route.Format.Build(route.ReadOriginal(), route.Patch, _pool);

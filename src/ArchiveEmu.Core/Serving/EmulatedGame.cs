@@ -37,7 +37,7 @@ public sealed class EmulatedGame
     public ArchiveServer Server => _server.Value;
 
     /// <summary>The cache key of <paramref name="route"/> as its files are now.</summary>
-    public CacheKey KeyOf(ArchiveRoute route) => Server.KeyOf(route);
+    internal CacheKey KeyOf(ArchiveRoute route) => Server.KeyOf(route);
 
     /// <summary>Serves <paramref name="route"/> as <paramref name="request"/> asks (<see cref="ArchiveServer.Serve"/>).</summary>
     public ServedArchive Serve(ArchiveRoute route, ServeRequest request) => Server.Serve(route, request);

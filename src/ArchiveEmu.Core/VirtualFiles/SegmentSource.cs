@@ -13,7 +13,7 @@ public abstract class SegmentSource
 }
 
 /// <summary>Bytes held in memory, such as a rebuilt archive header.</summary>
-public sealed class MemorySource : SegmentSource
+internal sealed class MemorySource : SegmentSource
 {
     private readonly byte[]? _array; // set when the memory is a plain array: skips Memory<T>.Span's type checks
     private readonly int _arrayOffset;
@@ -39,7 +39,7 @@ public sealed class MemorySource : SegmentSource
 }
 
 /// <summary>Zero bytes: alignment padding and empty space, without storage.</summary>
-public sealed class ZeroSource : SegmentSource
+internal sealed class ZeroSource : SegmentSource
 {
     public static ZeroSource Instance { get; } = new();
 

@@ -234,7 +234,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     {
         foreach (var (path, c) in _counters.OrderBy(p => p.Key, StringComparer.Ordinal))
             _logger.LogInformation("read statistics {Archive}: {Opens} opens, {Reads} reads, {Bytes} served, {Errors} errors (reads the kernel serves itself, from its page cache or by passthrough, are not counted)",
-                path, c.Opens, c.Reads, Core.MergedCache.Units.Bytes(c.Bytes), c.Errors);
+                path, c.Opens, c.Reads, Units.Bytes(c.Bytes), c.Errors);
     }
 
     public void Dispose() => Current.Dispose();

@@ -37,7 +37,7 @@ internal sealed class MountSnapshot : IDisposable
         var archives = new Dictionary<string, ArchiveSlot>(StringComparer.Ordinal);
         foreach (var route in game.Plan.Archives)
         {
-            var slot = new ArchiveSlot(route, game.KeyOf(route).Hash, NewestInput(route));
+            var slot = new ArchiveSlot(route, game.Server.VersionOf(route), NewestInput(route));
             if (previous?.Archives.GetValueOrDefault(route.RelativePath) is { } old && old.KeyHash == slot.KeyHash)
                 slot.Adopt(old);
             archives[route.RelativePath] = slot;

@@ -65,7 +65,7 @@ internal sealed class ServedFile
             {
                 var (handle, took) = PrivateCopy.Write(File, _copyFolder);
                 _copy = handle;
-                log($"copied for passthrough: {Core.MergedCache.Units.Bytes(File.Length)} in {took.TotalMilliseconds:0} ms");
+                log($"copied for passthrough: {Units.Bytes(File.Length)} in {took.TotalMilliseconds:0} ms");
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)
             {

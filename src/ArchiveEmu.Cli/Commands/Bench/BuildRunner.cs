@@ -79,8 +79,8 @@ internal sealed class BuildRunner(ScenarioFiles files, BenchOptions options, Act
 
     private double Merge(string cacheFolder, ChunkCompression compression)
     {
-        using var archive = Build(out var game, out var route);
-        var entry = new MergedFileCache(cacheFolder).Store(game.KeyOf(route), archive, merge: true, compression);
-        return (double)entry.Merged!.Chunks.Length / Math.Max(1, entry.Merged.Length);
+        var game = files.OpenGame(cacheFolder); // routing timed too, as in Build
+        var merged = game.Serve(game.Plan.FindArchive(files.ArchivePath)!, new ServeRequest { Merge = MergePolicy.Always, Compression = compression }).Merged!;
+        return (double)merged.Chunks.Length / Math.Max(1, merged.Length);
     }
 }

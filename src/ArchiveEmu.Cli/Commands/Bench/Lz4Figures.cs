@@ -14,7 +14,7 @@ internal sealed record Lz4Figures(double Ratio, double ChunksCompressed, Samples
     {
         var game = files.OpenGame(files.Lz4CacheFolder);
         var cache = game.Cache!;
-        var extent = cache.Find(game.KeyOf(game.Plan.FindArchive(files.ArchivePath)!))!.Merged!;
+        var extent = game.Server.FindMerged(game.Plan.FindArchive(files.ArchivePath)!)!;
         var table = cache.ReadChunkTable(extent);
         var stored = new byte[extent.Chunks.Length];
         using (var pack = File.OpenHandle(cache.PathOf(extent.Chunks)))

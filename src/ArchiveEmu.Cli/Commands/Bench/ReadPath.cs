@@ -52,7 +52,7 @@ internal sealed record ReadPath(string Name, Func<BenchFile> Open, bool Parallel
         var game = files.OpenGame(cacheFolder);
         var cache = game.Cache!;
         var route = game.Plan.FindArchive(files.ArchivePath)!;
-        var extent = cache.Find(game.KeyOf(route))?.Merged
+        var extent = game.Server.FindMerged(route)
             ?? throw new InvalidDataException($"{cacheFolder}: the {name} cache holds no merged entry for {files.ArchivePath}");
         var table = cache.ReadChunkTable(extent); // once: the trace model needs it, the timed open should not pay for it
         string pack = cache.PathOf(extent.Chunks);

@@ -88,8 +88,7 @@ internal sealed class ScenarioFiles : IDisposable
         foreach (var (folder, compression) in new[] { (RawCacheFolder, ChunkCompression.None), (Lz4CacheFolder, ChunkCompression.Lz4) })
         {
             status($"merging into {Path.GetFileName(folder)}");
-            using var archive = game.Build(route);
-            new MergedFileCache(folder).Store(game.KeyOf(route), archive, merge: true, compression);
+            OpenGame(folder).Serve(route, new ServeRequest { Merge = MergePolicy.Always, Compression = compression });
         }
     }
 

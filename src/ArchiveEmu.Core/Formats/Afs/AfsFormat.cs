@@ -4,7 +4,7 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats.Afs;
 
 /// <summary>CRI AFS (<c>AFS\0</c>): little-endian u32 offsets, 0x800-aligned entries, an optional name table.</summary>
-public sealed class AfsFormat : IArchiveFormat
+internal sealed class AfsFormat : IArchiveFormat
 {
     internal const int Alignment = 0x800;
     internal const int NameRecordSize = 48;

@@ -3,7 +3,7 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats.Afs;
 
 /// <summary>Where an AFS file keeps the pointer to its name (attribute) table.</summary>
-public enum AfsNameTablePlacement
+internal enum AfsNameTablePlacement
 {
     /// <summary>No name table.</summary>
     None,
@@ -16,7 +16,7 @@ public enum AfsNameTablePlacement
 }
 
 /// <summary>The validated index of an AFS archive: entries, and the name table records when it has one.</summary>
-public sealed class AfsIndex : ArchiveIndex
+internal sealed class AfsIndex : ArchiveIndex
 {
     internal AfsIndex(ArchiveSource source, IReadOnlyList<ArchiveEntry> entries,
         long firstDataOffset, AfsNameTablePlacement placement, byte[]? nameRecords)

@@ -4,7 +4,7 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats.Awb;
 
 /// <summary>CRI AWB (<c>AFS2</c>): a table of ids and n+1 positions of 2, 4 or 8 bytes, entries aligned, unaligned ends stored.</summary>
-public sealed class AwbFormat : IArchiveFormat
+internal sealed class AwbFormat : IArchiveFormat
 {
     internal const int MaxEntries = 1 << 24;
 

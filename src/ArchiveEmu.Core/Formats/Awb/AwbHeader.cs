@@ -12,7 +12,7 @@ namespace ArchiveEmu.Core.Formats.Awb;
 /// <param name="Reserved">The byte at 0x07 (0 in every known file), kept as found.</param>
 /// <param name="Alignment">Entry data starts on a multiple of this (0 and 1 mean no alignment).</param>
 /// <param name="Subkey">The decryption subkey; the entries' bytes depend on it, so it is kept.</param>
-public sealed record AwbHeader(byte Version, int PositionWidth, int IdWidth, byte Reserved, ushort Alignment, ushort Subkey)
+internal sealed record AwbHeader(byte Version, int PositionWidth, int IdWidth, byte Reserved, ushort Alignment, ushort Subkey)
 {
     public const int Size = 0x10;
 

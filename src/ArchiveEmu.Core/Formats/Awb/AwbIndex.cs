@@ -3,7 +3,7 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats.Awb;
 
 /// <summary>The validated index of an AWB (AFS2) archive: entries, ids, positions and the header fields a rebuild keeps.</summary>
-public sealed class AwbIndex : ArchiveIndex
+internal sealed class AwbIndex : ArchiveIndex
 {
     internal AwbIndex(ArchiveSource source, IReadOnlyList<ArchiveEntry> entries, AwbHeader header, uint[] ids, long[] positions)
         : base(source, entries)

@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Formats.Img;
 /// GTA IMG v2 (San Andreas): <c>VER2</c>, u32 n, n × {u32 offset, u16 size (both in 2048-byte sectors),
 /// u16 0, name[24]}, then sector-aligned data. Names compare case-insensitively, as the game does.
 /// </summary>
-public sealed class ImgFormat : IArchiveFormat
+internal sealed class ImgFormat : IArchiveFormat
 {
     internal const int SectorSize = 2048;
     internal const int RecordSize = 32;

@@ -11,7 +11,7 @@ namespace ArchiveEmu.Core.Formats.Img;
 internal sealed record ImgRecord(string Name, byte[] NameField, uint Sector, ushort Sectors, ushort Streaming);
 
 /// <summary>The validated index of a GTA IMG v2 archive: its directory records in stored order.</summary>
-public sealed class ImgIndex : ArchiveIndex
+internal sealed class ImgIndex : ArchiveIndex
 {
     internal ImgIndex(ArchiveSource source, IReadOnlyList<ImgRecord> records)
         : base(source, records.Select((r, i) => new ArchiveEntry(i, r.Name, r.Sector * (long)ImgFormat.SectorSize, r.Sectors * (long)ImgFormat.SectorSize)).ToArray())

@@ -7,7 +7,7 @@ namespace ArchiveEmu.Core.Formats.Pak;
 /// an all-zero record; V2/V3 an s32 count, then packed name[32]/name[24] + s32 size + data; each
 /// little- or big-endian (see <see cref="PakVariant"/>). Detected by walking the records in the head.
 /// </summary>
-public sealed class PakFormat : IArchiveFormat
+internal sealed class PakFormat : IArchiveFormat
 {
     /// <summary>The most records a V2/V3 count may claim (the file size usually limits it first).</summary>
     private const int MaxEntries = 1 << 24;

@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.Formats.Pak;
 internal sealed record PakRecord(string Name, long RecordStart, int HeaderLength, long DataOffset, long Size, long RecordEnd);
 
 /// <summary>The validated index of an Atlus PAK archive: its variant, records, and what follows the last record.</summary>
-public sealed class PakIndex : ArchiveIndex
+internal sealed class PakIndex : ArchiveIndex
 {
     internal PakIndex(ArchiveSource source, PakVariant variant, IReadOnlyList<PakRecord> records,
         bool hasTerminator, long tailOffset)

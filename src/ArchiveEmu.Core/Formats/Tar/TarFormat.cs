@@ -4,7 +4,7 @@ using static ArchiveEmu.Core.Formats.Tar.TarHeader;
 namespace ArchiveEmu.Core.Formats.Tar;
 
 /// <summary>tar (ustar, pax; GNU long names read): 512-byte headers, data padded to 512, two zero blocks at the end.</summary>
-public sealed class TarFormat : IArchiveFormat
+internal sealed class TarFormat : IArchiveFormat
 {
     private const int MaxExtensionSize = 1 << 20; // a pax or long-name record bigger than this is not a name
 

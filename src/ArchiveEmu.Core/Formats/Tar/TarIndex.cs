@@ -15,7 +15,7 @@ internal sealed record TarMember(string Name, byte TypeFlag, long RecordStart, l
 }
 
 /// <summary>The validated index of a tar archive.</summary>
-public sealed class TarIndex : ArchiveIndex
+internal sealed class TarIndex : ArchiveIndex
 {
     internal TarIndex(ArchiveSource source, IReadOnlyList<TarMember> members, long endOffset)
         : base(source, members.Select((m, i) => new ArchiveEntry(i, m.Name, m.DataOffset, m.Size)).ToArray())

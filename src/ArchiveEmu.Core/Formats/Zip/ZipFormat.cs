@@ -4,7 +4,7 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats.Zip;
 
 /// <summary>ZIP (stored, deflated or any other method; zip64): local records, a central directory and an end record.</summary>
-public sealed class ZipFormat : IArchiveFormat
+internal sealed class ZipFormat : IArchiveFormat
 {
     public static ZipFormat Instance { get; } = new();
 

@@ -27,7 +27,7 @@ internal sealed record ZipEntry(string Name, ReadOnlyMemory<byte> CentralRecord,
 }
 
 /// <summary>The validated index of a ZIP archive: central-directory entries with their local records, and the end record's comment.</summary>
-public sealed class ZipIndex : ArchiveIndex
+internal sealed class ZipIndex : ArchiveIndex
 {
     internal ZipIndex(ArchiveSource source, IReadOnlyList<ZipEntry> zipEntries, int[] fileOrder,
         long centralDirectoryOffset, byte[] comment)

@@ -1,0 +1,16 @@
+namespace ArchiveEmu;
+
+/// <summary>
+/// Human-readable sizes for reports and logs. Internal, and compiled into the CLI and the host too (linked from
+/// their project files), so the wording is one piece of code without being part of Core's public API.
+/// </summary>
+internal static class Units
+{
+    public static string Bytes(long bytes) => bytes switch
+    {
+        >= 1L << 30 => $"{bytes / (double)(1L << 30):0.##} GiB",
+        >= 1L << 20 => $"{bytes / (double)(1L << 20):0.##} MiB",
+        >= 1L << 10 => $"{bytes / 1024.0:0.##} KiB",
+        _ => $"{bytes} B",
+    };
+}

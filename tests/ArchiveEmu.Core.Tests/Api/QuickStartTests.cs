@@ -1,0 +1,61 @@
+using System.Text.RegularExpressions;
+using ArchiveEmu.TestSupport;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+
+namespace ArchiveEmu.Core.Tests.Api;
+
+/// <summary>docs/API.md's quick start compiles against Core's public API (a compilation of its own, so no internals are visible).</summary>
+public sealed partial class QuickStartTests
+{
+    [GeneratedRegex(@"^## Quick start\s+```csharp\n(?<code>.*?)\n```", RegexOptions.Multiline | RegexOptions.Singleline)]
+    private static partial Regex QuickStartBlock();
+
+    [GeneratedRegex(@"^using [A-Za-z][A-Za-z0-9.]*;$")]
+    private static partial Regex UsingDirective();
+
+    [Test]
+    public void QuickStart_InDocsApi_CompilesAgainstThePublicApi()
+    {
+        var errors = Compile(QuickStart());
+        Assert.That(errors, Is.Empty);
+    }
+
+    [Test]
+    public void QuickStart_WithAMemberThatIsNotPublic_DoesNotCompile()
+    {
+        // The check can fail: an internal member (ArchiveEmulator.Server) is refused like a typo.
+        var errors = Compile(QuickStart() + "\nvar server = emulator.GameFolder.Length + emulator.Server().Mods.Count;");
+        Assert.That(errors, Has.Some.Contains("CS1061").Or.Some.Contains("CS0122"));
+    }
+
+    private static string QuickStart()
+    {
+        var doc = File.ReadAllText(Path.Combine(RepositoryFiles.Root, "docs", "API.md")).ReplaceLineEndings("\n");
+        var match = QuickStartBlock().Match(doc);
+        Assert.That(match.Success, Is.True, "docs/API.md has a '## Quick start' section with a csharp block");
+        return match.Groups["code"].Value;
+    }
+
+    // What `dotnet new console` projects import implicitly (ImplicitUsings), which the quick start relies on like any reader's project.
+    private const string ImplicitUsings = "global using System;\nglobal using System.Collections.Generic;\nglobal using System.IO;\n"
+        + "global using System.Linq;\nglobal using System.Net.Http;\nglobal using System.Threading;\nglobal using System.Threading.Tasks;\n";
+
+    // Usings first, the statements inside a method, so the sample compiles as a library.
+    private static List<string> Compile(string code)
+    {
+        var lines = code.Split('\n');
+        var usings = lines.Where(l => UsingDirective().IsMatch(l.Trim()));
+        var body = lines.Where(l => !UsingDirective().IsMatch(l.Trim()));
+        var source = $"{string.Join('\n', usings)}\ninternal static class QuickStart\n{{\n    public static void Run()\n    {{\n{string.Join('\n', body)}\n    }}\n}}\n";
+        var references = ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator)
+            .Where(p => !Path.GetFileName(p).StartsWith("ArchiveEmu.", StringComparison.Ordinal))
+            .Append(typeof(ArchiveEmulator).Assembly.Location)
+            .Select(p => MetadataReference.CreateFromFile(p));
+        var compilation = CSharpCompilation.Create("QuickStart", [CSharpSyntaxTree.ParseText(ImplicitUsings), CSharpSyntaxTree.ParseText(source)], references,
+            new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
+        using var output = new MemoryStream();
+        var result = compilation.Emit(output);
+        return result.Diagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString()).ToList();
+    }
+}

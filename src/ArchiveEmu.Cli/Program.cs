@@ -69,6 +69,11 @@ public static class Program
                 console.Out.WriteLine(Version);
                 return 0;
             });
+        foreach (var help in root.Options.OfType<System.CommandLine.Help.HelpOption>())
+        {
+            help.Aliases.Remove("/h"); // Windows spellings: on Linux "/h" and "/?" are paths
+            help.Aliases.Remove("/?");
+        }
         foreach (var command in commands)
             root.Subcommands.Add(command.Define(console));
         return root;

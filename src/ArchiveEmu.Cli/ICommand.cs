@@ -1,3 +1,5 @@
+using System.CommandLine;
+
 namespace ArchiveEmu.Cli;
 
 /// <summary>One <c>archiveemu</c> subcommand.</summary>
@@ -6,9 +8,13 @@ internal interface ICommand
     /// <summary>The word after <c>archiveemu</c>.</summary>
     string Name { get; }
 
-    /// <summary>One line of usage, shown by <c>archiveemu --help</c> and on a usage error.</summary>
+    /// <summary>One line of usage, shown after a usage error (the same as in the README).</summary>
     string Usage { get; }
 
-    /// <summary>Runs the command; returns the exit code. Bad input throws (IOException and friends), usage mistakes throw <see cref="UsageException"/>.</summary>
-    int Run(IReadOnlyList<string> args, CliConsole console);
+    /// <summary>
+    /// The command's options and arguments, each described in one line for <c>--help</c>, and its action, which writes to
+    /// <paramref name="console"/> and returns the exit code. Bad input throws (IOException and friends); usage mistakes
+    /// are parse errors (unknown options, malformed values, validators) and never reach the action.
+    /// </summary>
+    Command Define(CliConsole console);
 }

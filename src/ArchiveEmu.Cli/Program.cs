@@ -1,12 +1,24 @@
+using System.CommandLine;
+using System.CommandLine.Invocation;
+using System.Reflection;
 using ArchiveEmu.Cli.Commands;
 
 namespace ArchiveEmu.Cli;
 
-/// <summary>Entry point of <c>archiveemu</c>: exit 0 ok, 1 bad input (one line on stderr), 2 usage.</summary>
+/// <summary>
+/// Entry point of <c>archiveemu</c>: exit 0 ok, 1 bad input (one line on stderr naming the file), 2 usage (one line on
+/// stderr, then the command's usage and where its help is). The commands are System.CommandLine definitions: every
+/// command has <c>-h/--help</c>, the tool has <c>--version</c> and the <c>[suggest]</c> directive for shell completion.
+/// </summary>
 public static class Program
 {
-    internal static IReadOnlyList<ICommand> Commands { get; } = new ICommand[]
-    {
+    /// <summary>The package version, then after a '+' the commit it was built from (when git knew it at build time).</summary>
+    internal static string Version { get; } =
+        typeof(Program).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown";
+
+    /// <summary>A fresh set of commands: options belong to the command line they were parsed from.</summary>
+    internal static IReadOnlyList<ICommand> CreateCommands() =>
+    [
         new BuildCommand(),
         new CatCommand(),
         new LsCommand(),
@@ -14,54 +26,70 @@ public static class Program
         new CacheCommand(),
         new MountCommand(),
         new Commands.Bench.BenchCommand(),
-    };
+    ];
 
     public static int Main(string[] args) => Run(args, CliConsole.System);
 
     internal static int Run(IReadOnlyList<string> args, CliConsole console)
     {
-        if (args.Count == 0 || args[0] is "-h" or "--help" or "help")
+        var commands = CreateCommands();
+        var root = Define(commands, console);
+        if (args.Count == 0)
         {
-            PrintUsage(args.Count == 0 ? console.Error : console.Out);
-            return args.Count == 0 ? 2 : 0;
-        }
-
-        var command = Commands.FirstOrDefault(c => c.Name == args[0]);
-        if (command is null)
-        {
-            console.Error.WriteLine($"archiveemu: unknown command '{args[0]}'");
-            PrintUsage(console.Error);
+            // Nothing asked: the overview, on stderr since it is not what anybody piped for.
+            root.Parse(["--help"]).Invoke(Invocation(new CliConsole(console.Error, console.Error, console.IsInteractive)));
             return 2;
         }
+        if (args[0] == "help")
+            args = [.. args.Skip(1), "--help"];
 
+        // No response files: an argument starting with '@' is a file name like any other.
+        var parse = root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
+        if (parse.Action is { ClearsParseErrors: false } && UsageErrors.OptionLikeArgument(parse) is { } unknown)
+            return UsageErrors.Report(parse, commands, console, unknown);
+        if (parse.Action is ParseErrorAction)
+            return UsageErrors.Report(parse, commands, console);
         try
         {
-            return command.Run(args.Skip(1).ToArray(), console);
-        }
-        catch (UsageException e)
-        {
-            console.Error.WriteLine($"archiveemu {command.Name}: {e.Message}");
-            console.Error.WriteLine($"usage: {command.Usage}");
-            return 2;
+            return parse.Invoke(Invocation(console));
         }
         catch (Exception e) when (IsBadInput(e))
         {
-            console.Error.WriteLine($"archiveemu {command.Name}: {OneLine(e.Message)}");
+            console.Error.WriteLine($"{UsageErrors.PathOf(parse.CommandResult.Command)}: {UsageErrors.OneLine(e.Message)}");
             return 1;
         }
     }
+
+    private static RootCommand Define(IReadOnlyList<ICommand> commands, CliConsole console)
+    {
+        var root = new RootCommand("archiveemu: build, read and benchmark emulated game archives.");
+        foreach (var version in root.Options.OfType<VersionOption>())
+            version.Action = new FunctionAction(_ =>
+            {
+                console.Out.WriteLine(Version);
+                return 0;
+            });
+        foreach (var help in root.Options.OfType<System.CommandLine.Help.HelpOption>())
+        {
+            help.Aliases.Remove("/h"); // Windows spellings: on Linux "/h" and "/?" are paths
+            help.Aliases.Remove("/?");
+        }
+        foreach (var command in commands)
+            root.Subcommands.Add(command.Define(console));
+        return root;
+    }
+
+    /// <summary>Help and version go to the console; exceptions reach <see cref="Run"/>; signals are left to the commands (mount, bench).</summary>
+    private static InvocationConfiguration Invocation(CliConsole console) => new()
+    {
+        Output = console.Out,
+        Error = console.Error,
+        EnableDefaultExceptionHandler = false,
+        ProcessTerminationTimeout = null,
+    };
 
     /// <summary>Errors caused by the user's files or folders, reported as one line rather than a stack trace.</summary>
     internal static bool IsBadInput(Exception e) =>
         e is IOException or InvalidDataException or UnauthorizedAccessException or System.Text.Json.JsonException
             or ArgumentException;
-
-    private static string OneLine(string message) => message.ReplaceLineEndings(" ");
-
-    private static void PrintUsage(TextWriter writer)
-    {
-        writer.WriteLine("usage:");
-        foreach (var command in Commands)
-            writer.WriteLine($"  {command.Usage}");
-    }
 }

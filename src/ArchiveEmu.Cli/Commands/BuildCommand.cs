@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Diagnostics;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
@@ -14,55 +15,57 @@ namespace ArchiveEmu.Cli.Commands;
 /// </summary>
 internal sealed class BuildCommand : ICommand
 {
-    private static readonly Dictionary<string, (string, string[])> OptionalValues = new()
-    {
-        ["merge"] = ("auto", ["auto", "always", "never"]),
-    };
+    private readonly GameArguments _game = new();
+    private readonly Option<string> _merge = CliOptions.Word("--merge",
+        "Also pack archives into the merged file cache: auto (bare --merge) picks small ones; without it, never", ["auto", "always", "never"], bare: "auto");
+    private readonly Option<string> _compress = CliOptions.Word("--compress", "How merged archives are stored (default: lz4)", ["lz4", "none"]);
+    private readonly Option<long?> _maxArchiveSize = Sizes.Option("--max-archive-size", "With auto, merge archives up to this size, such as 32M (default: 32M)");
+    private readonly Option<long?> _maxInjectedSize = Sizes.Option("--max-injected-size", "With auto, merge archives whose injected files are all up to this size (default: 1M)");
+    private readonly Option<bool> _json = new("--json") { Description = "Write the report as JSON on stdout" };
 
     public string Name => "build";
     public string Usage => "archiveemu build --game DIR --mod DIR [--mod DIR…] [--merge [auto|always|never]] [--cache DIR | --no-cache] "
         + "[--compress lz4|none] [--verify-content] [--max-archive-size N] [--max-injected-size N] [--json]";
 
-    public int Run(IReadOnlyList<string> args, CliConsole console)
+    public Command Define(CliConsole console)
     {
-        var cl = new CommandLine(args, [.. GameArguments.ValueOptions, "compress", "max-archive-size", "max-injected-size"],
-            [.. GameArguments.FlagOptions, "json"], OptionalValues);
-        if (cl.Positionals.Count > 0)
-            throw new UsageException($"unexpected argument '{cl.Positionals[0]}'");
-        var policy = ParsePolicy(cl.Value("merge"));
-        var compression = cl.Value("compress") switch
-        {
-            null or "lz4" => ChunkCompression.Lz4,
-            "none" => ChunkCompression.None,
-            var other => throw new UsageException($"--compress takes lz4 or none, not '{other}'"),
-        };
+        var command = _game.AddTo(new Command(Name, "Build every archive the mods target and report what changed, the conflicts and the cost"));
+        foreach (var option in new Option[] { _merge, _compress, _maxArchiveSize, _maxInjectedSize, _json })
+            command.Options.Add(option);
+        command.Validate(result => ParsePolicy(result.GetValue(_merge)) != MergePolicy.Never && result.GetValue(_game.NoCache)
+            ? "--merge needs the cache; drop --no-cache" : null);
+        return command.Runs(parse => Run(parse, console));
+    }
+
+    private int Run(ParseResult parse, CliConsole console)
+    {
+        var policy = ParsePolicy(parse.GetValue(_merge));
+        var compression = parse.GetValue(_compress) == "none" ? ChunkCompression.None : ChunkCompression.Lz4;
         var thresholds = new MergeThresholds(
-            Sizes.Parse(cl, "max-archive-size", MergeThresholds.Default.MaxArchiveBytes),
-            Sizes.Parse(cl, "max-injected-size", MergeThresholds.Default.MaxInjectedFileBytes));
-        if (policy != MergePolicy.Never && cl.Flag("no-cache"))
-            throw new UsageException("--merge needs the cache; drop --no-cache");
+            parse.GetValue(_maxArchiveSize) ?? MergeThresholds.Default.MaxArchiveBytes,
+            parse.GetValue(_maxInjectedSize) ?? MergeThresholds.Default.MaxInjectedFileBytes);
 
         var clock = Stopwatch.StartNew();
-        var game = GameArguments.Resolve(cl, console);
+        var game = _game.Resolve(parse, console);
         double routeMs = clock.Elapsed.TotalMilliseconds;
 
         var reports = new List<BuildReport.Archive>();
         foreach (var route in game.Plan.Archives)
             reports.Add(BuildOne(game, route, policy, thresholds, compression, console));
         var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy);
-        if (cl.Flag("json"))
+        if (parse.GetValue(_json))
             summary.WriteJson(console.Out);
         else
             summary.WriteText(console.Out);
         return 0;
     }
 
+    /// <summary>The policy of a checked <c>--merge</c> value (null: the option was not given).</summary>
     private static MergePolicy ParsePolicy(string? value) => value switch
     {
-        null or "never" => MergePolicy.Never, // without --merge, build emulates (and still caches layouts)
         "auto" => MergePolicy.Auto,
         "always" => MergePolicy.Always,
-        _ => throw new UsageException($"--merge takes auto, always or never, not '{value}'"),
+        _ => MergePolicy.Never, // without --merge, build emulates (and still caches layouts)
     };
 
     private static BuildReport.Archive BuildOne(EmulatedGame game, ArchiveRoute route, MergePolicy policy, MergeThresholds thresholds,

@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Text.Json;
 using ArchiveEmu.Core.MergedCache;
 
@@ -9,37 +10,51 @@ internal sealed class CacheCommand : ICommand
     public string Name => "cache";
     public string Usage => "archiveemu cache ls|verify|gc|clear [--cache DIR] [--max-age-days N] [--json]";
 
-    public int Run(IReadOnlyList<string> args, CliConsole console)
+    public Command Define(CliConsole console)
     {
-        var cl = new CommandLine(args, ["cache", "max-age-days"], ["json"]);
-        var action = cl.SinglePositional("action (ls, verify, gc or clear)");
-        var cache = new MergedFileCache(cl.Value("cache") ?? MergedFileCache.DefaultFolder(),
-            new CacheOptions(Warn: message => console.Error.WriteLine($"archiveemu: warning: {message}")));
-        switch (action)
+        // --cache is given to "cache" and each action alike (archiveemu cache --cache DIR gc, archiveemu cache gc --cache DIR).
+        var folder = new Option<string>("--cache") { Description = "The merged file cache folder (default: ~/.cache/archiveemu)", HelpName = "DIR", Recursive = true };
+        var json = new Option<bool>("--json") { Description = "Write the listing as JSON on stdout" };
+        var days = CliOptions.WholeNumber("--max-age-days", 14, 0, 36500, "Remove entries unused for more than N days");
+        MergedFileCache Open(ParseResult parse) => GameArguments.OpenCache(parse.GetValue(folder), console);
+
+        return new Command(Name, "Look after a merged file cache folder")
         {
-            case "ls":
-                return List(cache, cl.Flag("json"), console);
-            case "verify":
-                var results = cache.Verify();
-                foreach (var r in results)
-                    console.Out.WriteLine($"{(r.Ok ? "ok     " : "DAMAGED")}  {r.Entry.Route}{(r.Ok ? "" : $": {r.Problem} (dropped)")}");
-                int damaged = results.Count(r => !r.Ok);
-                console.Out.WriteLine($"{results.Count} entries checked, {damaged} damaged");
-                if (damaged > 0)
-                    console.Error.WriteLine($"archiveemu cache: {damaged} damaged entries in {cache.Folder} were dropped");
-                return damaged > 0 ? 1 : 0;
-            case "gc":
-                int days = cl.Int("max-age-days", 14, 0, 36500);
-                var gc = cache.Collect(TimeSpan.FromDays(days));
-                console.Out.WriteLine($"removed {gc.Expired} entries unused for {days} days or damaged, kept {gc.Kept}; packs {Units.Bytes(gc.BytesBefore)} -> {Units.Bytes(gc.BytesAfter)}");
-                return 0;
-            case "clear":
-                cache.Clear();
-                console.Out.WriteLine($"cleared {cache.Folder}");
-                return 0;
-            default:
-                throw new UsageException($"unknown cache action '{action}' (ls, verify, gc or clear)");
-        }
+            folder,
+            new Command("ls", "List the cached archives: key, size, how they are stored, when last used") { json }
+                .Runs(parse => List(Open(parse), parse.GetValue(json), console)),
+            new Command("verify", "Check every entry against its checksums and drop damaged ones (exit 1 if any)")
+                .Runs(parse => Verify(Open(parse), console)),
+            new Command("gc", "Remove entries unused for --max-age-days or damaged, and compact the packs") { days }
+                .Runs(parse => Collect(Open(parse), parse.GetValue(days), console)),
+            new Command("clear", "Remove every entry").Runs(parse => Clear(Open(parse), console)),
+        };
+    }
+
+    private static int Verify(MergedFileCache cache, CliConsole console)
+    {
+        var results = cache.Verify();
+        foreach (var r in results)
+            console.Out.WriteLine($"{(r.Ok ? "ok     " : "DAMAGED")}  {r.Entry.Route}{(r.Ok ? "" : $": {r.Problem} (dropped)")}");
+        int damaged = results.Count(r => !r.Ok);
+        console.Out.WriteLine($"{results.Count} entries checked, {damaged} damaged");
+        if (damaged > 0)
+            console.Error.WriteLine($"archiveemu cache: {damaged} damaged entries in {cache.Folder} were dropped");
+        return damaged > 0 ? 1 : 0;
+    }
+
+    private static int Collect(MergedFileCache cache, int days, CliConsole console)
+    {
+        var gc = cache.Collect(TimeSpan.FromDays(days));
+        console.Out.WriteLine($"removed {gc.Expired} entries unused for {days} days or damaged, kept {gc.Kept}; packs {Units.Bytes(gc.BytesBefore)} -> {Units.Bytes(gc.BytesAfter)}");
+        return 0;
+    }
+
+    private static int Clear(MergedFileCache cache, CliConsole console)
+    {
+        cache.Clear();
+        console.Out.WriteLine($"cleared {cache.Folder}");
+        return 0;
     }
 
     private static int List(MergedFileCache cache, bool json, CliConsole console)

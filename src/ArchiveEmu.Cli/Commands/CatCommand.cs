@@ -1,19 +1,32 @@
+using System.CommandLine;
+
 namespace ArchiveEmu.Cli.Commands;
 
 /// <summary><c>archiveemu cat</c>: the exact bytes a reader of the modded game folder sees at ARCHIVE.</summary>
 internal sealed class CatCommand : ICommand
 {
+    private readonly GameArguments _game = new();
+    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The file to read, relative to --game (such as data/textures.afs)" };
+    private readonly Option<string> _output = new("-o", "--output") { Description = "Write the bytes to FILE (atomically) instead of stdout", HelpName = "FILE" };
+
     public string Name => "cat";
     public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [-o FILE]";
 
-    public int Run(IReadOnlyList<string> args, CliConsole console)
+    public Command Define(CliConsole console)
     {
-        var cl = new CommandLine(args, [.. GameArguments.ValueOptions, "o"], GameArguments.FlagOptions);
-        var target = cl.SinglePositional("ARCHIVE");
-        var game = GameArguments.Resolve(cl, console);
+        var command = _game.AddTo(new Command(Name, "Write the exact bytes a reader of the modded game folder sees at ARCHIVE"));
+        command.Arguments.Add(_archive);
+        command.Options.Add(_output);
+        return command.Runs(parse => Run(parse, console));
+    }
+
+    private int Run(ParseResult parse, CliConsole console)
+    {
+        var target = parse.GetRequiredValue(_archive);
+        var game = _game.Resolve(parse, console);
         using var file = game.OpenFile(target);
 
-        if (cl.Value("o") is { } output)
+        if (parse.GetValue(_output) is { } output)
             AtomicFile.Write(output, stream => CopyTo(file, stream));
         else
         {

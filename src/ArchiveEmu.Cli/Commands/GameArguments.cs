@@ -1,33 +1,55 @@
+using System.CommandLine;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Cli.Commands;
 
-/// <summary>The <c>--game DIR --mod DIR… [--cache DIR] [--no-cache] [--verify-content]</c> options the archive commands share.</summary>
-internal static class GameArguments
+/// <summary>The <c>--game DIR --mod DIR… [--cache DIR | --no-cache] [--verify-content]</c> options the archive commands share.</summary>
+internal sealed class GameArguments
 {
-    public static readonly string[] ValueOptions = ["game", "mod", "cache"];
-    public static readonly string[] FlagOptions = ["no-cache", "verify-content"];
+    public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR", Required = true };
+
+    public Option<string[]> Mods { get; } = new("--mod")
+    {
+        Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first",
+        HelpName = "DIR",
+        Required = true,
+        Arity = ArgumentArity.OneOrMore,
+    };
+
+    public Option<string> Cache { get; } = new("--cache") { Description = "The merged file cache folder (default: ~/.cache/archiveemu)", HelpName = "DIR" };
+
+    public Option<bool> NoCache { get; } = new("--no-cache") { Description = "Neither read nor store layouts or merged archives" };
+
+    public Option<bool> VerifyContent { get; } = new("--verify-content") { Description = "Key the cache on a hash of every input, not only sizes and times" };
+
+    /// <summary>Adds the options (<c>--verify-content</c> only where the cache keys are computed here) and the rule that
+    /// <c>--cache</c> and <c>--no-cache</c> exclude each other.</summary>
+    public Command AddTo(Command command, bool verifyContent = true)
+    {
+        command.Options.Add(Game);
+        command.Options.Add(Mods);
+        command.Options.Add(Cache);
+        command.Options.Add(NoCache);
+        if (verifyContent)
+            command.Options.Add(VerifyContent);
+        command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
+        return command;
+    }
 
     /// <summary>Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache.</summary>
-    public static EmulatedGame Resolve(CommandLine cl, CliConsole console)
+    public EmulatedGame Resolve(ParseResult parse, CliConsole console)
     {
-        var game = cl.Required("game");
-        var mods = cl.All("mod");
-        if (mods.Count == 0)
-            throw new UsageException("missing --mod (give at least one mod folder)");
-        if (cl.Flag("no-cache") && cl.Value("cache") is not null)
-            throw new UsageException("--cache and --no-cache contradict each other");
-        var plan = new ModRouter(game, mods).Resolve();
+        var plan = new ModRouter(parse.GetRequiredValue(Game), parse.GetRequiredValue(Mods)).Resolve();
         return new EmulatedGame(plan)
         {
-            Cache = OpenCache(cl, console),
-            VerifyContent = cl.Flag("verify-content"),
+            Cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console),
+            VerifyContent = parse.GetValue(VerifyContent),
         };
     }
 
-    public static MergedFileCache? OpenCache(CommandLine cl, CliConsole console) =>
-        cl.Flag("no-cache") ? null : new MergedFileCache(cl.Value("cache") ?? MergedFileCache.DefaultFolder(),
-            new CacheOptions(Warn: message => console.Error.WriteLine($"archiveemu: warning: {message}")));
+    /// <summary>The cache at <paramref name="folder"/> (the default folder when null), warning on stderr about damaged entries.</summary>
+    public static MergedFileCache OpenCache(string? folder, CliConsole console) =>
+        new(folder ?? MergedFileCache.DefaultFolder(), new CacheOptions(Warn: message => console.Error.WriteLine($"archiveemu: warning: {message}")));
 }

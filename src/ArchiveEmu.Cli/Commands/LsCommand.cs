@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Text.Json;
 using ArchiveEmu.Core.Formats;
 
@@ -6,17 +7,28 @@ namespace ArchiveEmu.Cli.Commands;
 /// <summary><c>archiveemu ls</c>: the entries of an emulated archive, with size, state and origin.</summary>
 internal sealed class LsCommand : ICommand
 {
+    private readonly GameArguments _game = new();
+    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The archive to list, relative to --game (such as data/textures.afs)" };
+    private readonly Option<bool> _json = new("--json") { Description = "Write the listing as JSON on stdout" };
+
     public string Name => "ls";
     public string Usage => "archiveemu ls --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [--json]";
 
-    public int Run(IReadOnlyList<string> args, CliConsole console)
+    public Command Define(CliConsole console)
     {
-        var cl = new CommandLine(args, GameArguments.ValueOptions, [.. GameArguments.FlagOptions, "json"]);
-        var target = cl.SinglePositional("ARCHIVE");
-        var game = GameArguments.Resolve(cl, console);
+        var command = _game.AddTo(new Command(Name, "List an emulated archive's entries with size, state and origin"));
+        command.Arguments.Add(_archive);
+        command.Options.Add(_json);
+        return command.Runs(parse => Run(parse, console));
+    }
+
+    private int Run(ParseResult parse, CliConsole console)
+    {
+        var target = parse.GetRequiredValue(_archive);
+        var game = _game.Resolve(parse, console);
         using var archive = game.OpenArchive(target);
 
-        if (cl.Flag("json"))
+        if (parse.GetValue(_json))
         {
             var doc = new
             {

@@ -1,3 +1,5 @@
+using System.CommandLine;
+
 namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>
@@ -7,36 +9,43 @@ namespace ArchiveEmu.Cli.Commands;
 /// </summary>
 internal sealed class MountCommand : ICommand
 {
+    private readonly GameArguments _game = new();
+    private readonly Argument<string> _mountPoint = new("MOUNTPOINT") { Description = "An empty folder to serve the modded game folder at" };
+    private readonly Option<string> _merge = CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
+        ["auto", "always", "never"]);
+    private readonly Option<string> _logLevel = new("--log-level") { Description = "How much the host logs", HelpName = "Debug|Information|Warning" };
+
     public string Name => "mount";
     public string Usage => "archiveemu mount --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge auto|always|never] "
         + "[--log-level Debug|Information|Warning] MOUNTPOINT";
 
-    public int Run(IReadOnlyList<string> args, CliConsole console)
+    public Command Define(CliConsole console)
     {
-        var cl = new CommandLine(args, ["game", "mod", "cache", "merge", "log-level"], ["no-cache"]);
-        var mountPoint = cl.SinglePositional("MOUNTPOINT");
-        var mods = cl.All("mod");
-        if (mods.Count == 0)
-            throw new UsageException("missing --mod (give at least one mod folder)");
-        if (cl.Flag("no-cache") && cl.Value("cache") is not null)
-            throw new UsageException("--cache and --no-cache contradict each other");
-        if (cl.Value("merge") is { } merge && merge is not ("auto" or "always" or "never"))
-            throw new UsageException($"--merge takes auto, always or never, not '{merge}'");
+        var command = _game.AddTo(new Command(Name, "Serve the modded game folder read-only at MOUNTPOINT until Ctrl+C"), verifyContent: false);
+        command.Arguments.Add(_mountPoint);
+        command.Options.Add(_merge);
+        command.Options.Add(_logLevel);
+        _logLevel.CompletionSources.Add("Debug", "Information", "Warning");
+        return command.Runs(Run);
+    }
 
+    private int Run(ParseResult parse)
+    {
+        var mods = parse.GetRequiredValue(_game.Mods);
         var hostArgs = new List<string>
         {
-            $"--ArchiveEmu:Game={Path.GetFullPath(cl.Required("game"))}",
-            $"--ArchiveEmu:MountPoint={Path.GetFullPath(mountPoint)}",
+            $"--ArchiveEmu:Game={Path.GetFullPath(parse.GetRequiredValue(_game.Game))}",
+            $"--ArchiveEmu:MountPoint={Path.GetFullPath(parse.GetRequiredValue(_mountPoint))}",
         };
-        for (int i = 0; i < mods.Count; i++)
+        for (int i = 0; i < mods.Length; i++)
             hostArgs.Add($"--ArchiveEmu:Mods:{i}={Path.GetFullPath(mods[i])}");
-        if (cl.Value("cache") is { } cache)
+        if (parse.GetValue(_game.Cache) is { } cache)
             hostArgs.Add($"--ArchiveEmu:Cache={Path.GetFullPath(cache)}");
-        if (cl.Flag("no-cache"))
+        if (parse.GetValue(_game.NoCache))
             hostArgs.Add("--ArchiveEmu:NoCache=true");
-        if (cl.Value("merge") is { } policy)
+        if (parse.GetValue(_merge) is { } policy)
             hostArgs.Add($"--ArchiveEmu:Merge={policy}");
-        if (cl.Value("log-level") is { } level)
+        if (parse.GetValue(_logLevel) is { } level)
             hostArgs.Add($"--Serilog:MinimumLevel:Default={level}");
         return Host.MountHost.Run(hostArgs.ToArray());
     }

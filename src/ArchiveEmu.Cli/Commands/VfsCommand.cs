@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Diagnostics;
 using System.Security.Cryptography;
 
@@ -10,13 +11,23 @@ namespace ArchiveEmu.Cli.Commands;
 /// </summary>
 internal sealed class VfsCommand : ICommand
 {
+    private readonly Argument<string> _map = new("MAP.json") { Description = "The JSON segment map (see fixtures/vfs/)" };
+    private readonly Option<string> _output = new("-o", "--output") { Description = "Also write the virtual file's bytes to FILE (atomically)", HelpName = "FILE" };
+
     public string Name => "vfs";
     public string Usage => "archiveemu vfs MAP.json [-o FILE]";
 
-    public int Run(IReadOnlyList<string> args, CliConsole console)
+    public Command Define(CliConsole console)
     {
-        var cl = new CommandLine(args, ["o"], []);
-        var mapPath = cl.SinglePositional("MAP.json");
+        var command = new Command(Name, "Build the virtual file a segment map describes, read it three ways and check it against the map");
+        command.Arguments.Add(_map);
+        command.Options.Add(_output);
+        return command.Runs(parse => Run(parse, console));
+    }
+
+    private int Run(ParseResult parse, CliConsole console)
+    {
+        var mapPath = parse.GetRequiredValue(_map);
         var clock = Stopwatch.StartNew();
 
         var map = SegmentMapFile.Load(mapPath);
@@ -42,7 +53,7 @@ internal sealed class VfsCommand : ICommand
         if (map.ExpectedSha256 is not null)
             console.Out.WriteLine($"expected  {(matches ? "match" : $"MISMATCH (map says {map.ExpectedSha256})")}");
 
-        if (cl.Value("o") is { } output)
+        if (parse.GetValue(_output) is { } output)
             AtomicFile.Write(output, sequential);
         console.Out.WriteLine($"time      {clock.Elapsed.TotalMilliseconds:F1} ms");
 

@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 
@@ -10,31 +11,58 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 /// </summary>
 internal sealed class BenchCommand : ICommand
 {
+    private readonly Argument<string[]> _scenarios = new("SCENARIO")
+    {
+        Description = $"Scenarios to run: {string.Join(", ", BenchScenario.All.Select(s => s.Name))} or all (default: {string.Join(", ", BenchScenario.Default.Select(s => s.Name))})",
+        HelpName = "SCENARIO",
+        Arity = ArgumentArity.ZeroOrMore,
+    };
+    private readonly Option<int> _runs = CliOptions.WholeNumber("--runs", 5, 1, 1000, "Timed runs per read path");
+    private readonly Option<bool> _cold = new("--cold") { Description = "Drop the involved files' pages before every run" };
+    private readonly Option<bool> _dropCaches = new("--drop-caches") { Description = "With --cold, drop the whole machine's caches too (root only)" };
+    private readonly Option<int> _randomReads = CliOptions.WholeNumber("--random-reads", 500, 1, 1_000_000, "4 KiB random reads per run");
+    private readonly Option<long?> _blockSize = Sizes.Option("--block-size", "Bytes per read call of the whole-archive read (default: 1M)", min: 4096, max: 1 << 30);
+    private readonly Option<string> _dir = new("--dir") { Description = "Where to generate the scenarios' data (default: the temp folder)", HelpName = "DIR" };
+    private readonly Option<string> _json = new("--json") { Description = "Also write the results as JSON to FILE", HelpName = "FILE" };
+    private readonly Option<int> _scaleDown = CliOptions.WholeNumber("--scale-down", 1, 1, 1 << 16, "Divide every texture's size (tests use it to stay fast)");
+
     public string Name => "bench";
     public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--block-size N] [--dir DIR] [--json FILE]";
 
-    public int Run(IReadOnlyList<string> args, CliConsole console)
+    public Command Define(CliConsole console)
     {
-        var cl = new CommandLine(args, ["runs", "dir", "json", "random-reads", "block-size", "scale-down"], ["cold", "drop-caches"]);
-        var scenarios = ParseScenarios(cl.Positionals);
+        _scenarios.CompletionSources.Add([.. BenchScenario.All.Select(s => s.Name), "all"]);
+        _scenarios.Validators.Add(result =>
+        {
+            if (result.Tokens.Select(t => t.Value).FirstOrDefault(n => n != "all" && BenchScenario.Find(n) is null) is { } unknown)
+                result.AddError($"unknown scenario '{unknown}' (known: {string.Join(", ", BenchScenario.All.Select(s => s.Name))}, all)");
+        });
+        _scaleDown.Hidden = true; // tests shrink every texture with it
+        var command = new Command(Name, "Measure what emulation and the merged cache cost against reading the original files, on this machine")
+        {
+            _scenarios, _runs, _cold, _dropCaches, _randomReads, _blockSize, _dir, _json, _scaleDown,
+        };
+        command.Validate(result => result.GetValue(_dropCaches) && !result.GetValue(_cold) ? "--drop-caches goes with --cold" : null);
+        return command.Runs(parse => Run(parse, console));
+    }
+
+    private int Run(ParseResult parse, CliConsole console)
+    {
+        var scenarios = ParseScenarios(parse.GetValue(_scenarios) ?? []);
         var options = new BenchOptions(
-            Runs: cl.Int("runs", 5, 1, 1000),
-            Cold: cl.Flag("cold"),
-            DropAllCaches: cl.Flag("drop-caches"),
-            RandomReads: cl.Int("random-reads", 500, 1, 1_000_000),
-            BlockSize: (int)Sizes.Parse(cl, "block-size", 1 << 20),
-            ScaleDown: cl.Int("scale-down", 1, 1, 1 << 16)); // hidden: tests shrink every texture with it
-        if (options.BlockSize is < 4096 or > 1 << 30)
-            throw new UsageException("--block-size takes 4K to 1G");
-        if (options.DropAllCaches && !options.Cold)
-            throw new UsageException("--drop-caches goes with --cold");
+            Runs: parse.GetValue(_runs),
+            Cold: parse.GetValue(_cold),
+            DropAllCaches: parse.GetValue(_dropCaches),
+            RandomReads: parse.GetValue(_randomReads),
+            BlockSize: (int)(parse.GetValue(_blockSize) ?? 1 << 20),
+            ScaleDown: parse.GetValue(_scaleDown));
         if (options.DropAllCaches && !PageCache.CanDropAll)
             throw new UnauthorizedAccessException("--drop-caches needs root on Linux (it writes /proc/sys/vm/drop_caches)");
-        var json = cl.Value("json") is { } j ? Path.GetFullPath(j) : null;
+        var json = parse.GetValue(_json) is { } j ? Path.GetFullPath(j) : null;
         if (json is not null && !Directory.Exists(Path.GetDirectoryName(json)))
             throw new DirectoryNotFoundException($"--json {json}: its folder does not exist");
 
-        var parent = Path.GetFullPath(cl.Value("dir") ?? Path.GetTempPath());
+        var parent = Path.GetFullPath(parse.GetValue(_dir) ?? Path.GetTempPath());
         if (!Directory.Exists(parent))
             throw new DirectoryNotFoundException($"--dir {parent}: no such folder");
         var work = Directory.CreateDirectory(Path.Combine(parent, $"archiveemu-bench-{Environment.ProcessId}-{Guid.NewGuid():N}")).FullName;
@@ -86,8 +114,7 @@ internal sealed class BenchCommand : ICommand
             return BenchScenario.Default;
         if (names.Contains("all"))
             return BenchScenario.All;
-        return names.Distinct().Select(n => BenchScenario.Find(n)
-            ?? throw new UsageException($"unknown scenario '{n}' (known: {string.Join(", ", BenchScenario.All.Select(s => s.Name))}, all)")).ToList();
+        return names.Distinct().Select(n => BenchScenario.Find(n)!).ToList(); // names were checked while parsing
     }
 
     private static ScenarioResult RunScenario(BenchScenario scenario, string work, BenchOptions options, Action<string> status, CancellationToken cancel)

@@ -13,17 +13,19 @@ internal sealed class MountCommand : ICommand
     private readonly Argument<string> _mountPoint = new("MOUNTPOINT") { Description = "An empty folder to serve the modded game folder at" };
     private readonly Option<string> _merge = CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
         ["auto", "always", "never"]);
+    private readonly Option<string> _compress = CliOptions.Word("--compress", "How archives the mount merges are stored (default: lz4)", ["lz4", "none"]);
     private readonly Option<string> _logLevel = new("--log-level") { Description = "How much the host logs", HelpName = "Debug|Information|Warning" };
 
     public string Name => "mount";
     public string Usage => "archiveemu mount --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge auto|always|never] "
-        + "[--log-level Debug|Information|Warning] MOUNTPOINT";
+        + "[--compress lz4|none] [--log-level Debug|Information|Warning] MOUNTPOINT";
 
     public Command Define(CliConsole console)
     {
         var command = _game.AddTo(new Command(Name, "Serve the modded game folder read-only at MOUNTPOINT until Ctrl+C"), verifyContent: false);
         command.Arguments.Add(_mountPoint);
         command.Options.Add(_merge);
+        command.Options.Add(_compress);
         command.Options.Add(_logLevel);
         _logLevel.CompletionSources.Add("Debug", "Information", "Warning");
         return command.Runs(Run);
@@ -45,6 +47,8 @@ internal sealed class MountCommand : ICommand
             hostArgs.Add("--ArchiveEmu:NoCache=true");
         if (parse.GetValue(_merge) is { } policy)
             hostArgs.Add($"--ArchiveEmu:Merge={policy}");
+        if (parse.GetValue(_compress) is { } compression)
+            hostArgs.Add($"--ArchiveEmu:Compression={compression}");
         if (parse.GetValue(_logLevel) is { } level)
             hostArgs.Add($"--Serilog:MinimumLevel:Default={level}");
         return Host.MountHost.Run(hostArgs.ToArray());

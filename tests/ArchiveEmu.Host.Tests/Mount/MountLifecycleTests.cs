@@ -36,6 +36,23 @@ public sealed class MountLifecycleTests
         Assert.That(host.Output, Does.Contain("built data/textures.afs: merged"));
         Assert.That(host.Output, Does.Contain("read statistics data/textures.afs"));
         Assert.That(host.Output, Does.Contain("unmounted"));
+        Assert.That(new Core.MergedCache.MergedFileCache(_game.Cache).Entries().Select(e => e.Merged?.Compression), Has.Some.EqualTo("lz4"),
+            "LZ4 unless --compress says otherwise, as for build");
+    }
+
+    [Test]
+    public void ArchiveemuMount_CompressNone_PacksRawChunksLikeBuild()
+    {
+        using (var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
+            "--cache", _game.Cache, "--merge", "always", "--compress", "none", _game.MountPoint).WaitMounted())
+        {
+            Assert.That(File.ReadAllBytes(_game.Mounted("data/textures.afs")), Is.EqualTo(_game.Cat("data/textures.afs")));
+            host.Terminate();
+            Assert.That(host.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, host.Output);
+        }
+        var merged = new Core.MergedCache.MergedFileCache(_game.Cache).Entries().Where(e => e.Merged is not null).ToList();
+        Assert.That(merged, Is.Not.Empty);
+        Assert.That(merged.Select(e => e.Merged!.Compression), Is.All.EqualTo("none"));
     }
 
     [TestCase("never")]

@@ -6,8 +6,6 @@ namespace ArchiveEmu.Core.Interop;
 // Windows: the file index and volume serial stand for inode and device; FILE_BASIC_INFO has the change time.
 public readonly partial record struct FileStatus
 {
-    private const long FileTimeOfUnixEpoch = 116_444_736_000_000_000; // 100 ns units from 1601 to 1970
-
     [SupportedOSPlatform("windows")]
     private static FileStatus OfWindows(string path)
     {
@@ -39,11 +37,5 @@ public readonly partial record struct FileStatus
         };
     }
 
-    private static UnixTime FromFileTime(long fileTime)
-    {
-        long seconds = Math.DivRem(fileTime - FileTimeOfUnixEpoch, TimeSpan.TicksPerSecond, out long rest);
-        if (rest < 0)
-            (seconds, rest) = (seconds - 1, rest + TimeSpan.TicksPerSecond);
-        return new UnixTime(seconds, rest * 100);
-    }
+    private static UnixTime FromFileTime(long fileTime) => UnixTime.From(DateTime.FromFileTimeUtc(fileTime));
 }

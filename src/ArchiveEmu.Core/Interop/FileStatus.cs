@@ -77,12 +77,13 @@ public readonly partial record struct FileStatus
             return OfLinux(handle);
         if (OperatingSystem.IsWindows())
             return OfWindows(handle);
+        var modified = UnixTime.From(File.GetLastWriteTimeUtc(handle));
         return new FileStatus
         {
             Mode = RegularType,
             Length = RandomAccess.GetLength(handle),
-            Modified = UnixTime.From(File.GetLastWriteTimeUtc(handle)),
-            Changed = UnixTime.From(File.GetLastWriteTimeUtc(handle)),
+            Modified = modified,
+            Changed = modified,
             Accessed = UnixTime.From(File.GetLastAccessTimeUtc(handle)),
         };
     }

@@ -74,7 +74,7 @@ public static class MountHost
             return string.Join("; ", problems);
         if (!OperatingSystem.IsLinux())
             return "the FUSE mount needs Linux";
-        if (!StatLayout.IsSupported)
+        if (!StatFields.IsSupported)
             return $"the FUSE mount supports x86_64 and arm64, not {System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture}";
         if (!File.Exists("/dev/fuse"))
             return "/dev/fuse not found: load the fuse kernel module (modprobe fuse), or give the container --device /dev/fuse";

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using ArchiveEmu.Core.Interop;
 using Microsoft.Win32.SafeHandles;
 
 namespace ArchiveEmu.Core.VirtualFiles;
@@ -13,7 +14,7 @@ namespace ArchiveEmu.Core.VirtualFiles;
 /// and an error rather than SIGBUS past the end of a file that shrank) and then read with pread as usual.
 /// Everything here is a hint: any failure leaves the ordinary read path to do the work.
 /// </summary>
-internal static partial class PageCacheReads
+internal static class PageCacheReads
 {
     private const long PmdSize = 2L << 20; // one PMD folio on x86-64 and arm64 with 4 KiB pages
     private const long SmallSpan = 64 * 1024;
@@ -34,12 +35,12 @@ internal static partial class PageCacheReads
     {
         if (length <= 0 || !CanTell)
             return true;
-        Cachestat stat;
-        var range = new CachestatRange { Offset = (ulong)offset, Length = (ulong)length };
+        LibC.Cachestat stat;
+        var range = new LibC.CachestatRange { Offset = (ulong)offset, Length = (ulong)length };
         long result;
         try
         {
-            result = cachestat(CachestatSyscall, handle, ref range, out var answer, 0);
+            result = LibC.QueryCachestat(LibC.SYS_cachestat, handle, ref range, out var answer, 0);
             stat = answer;
         }
         catch (ObjectDisposedException)
@@ -49,7 +50,7 @@ internal static partial class PageCacheReads
         if (result != 0)
         {
             int errno = Marshal.GetLastPInvokeError();
-            if (errno is Enosys or Eperm) // no such call (old kernel, or a seccomp filter that refuses it)
+            if (errno is LibC.ENOSYS or LibC.EPERM) // no such call (old kernel, or a seccomp filter that refuses it)
                 Volatile.Write(ref s_cachestat, -1);
             return true;
         }
@@ -81,28 +82,28 @@ internal static partial class PageCacheReads
         try
         {
             handle.DangerousAddRef(ref added);
-            nint map = mmap(0, mapLength, ProtRead, MapShared, (int)handle.DangerousGetHandle(), mapStart);
+            nint map = LibC.Mmap(0, mapLength, LibC.PROT_READ, LibC.MAP_SHARED, (int)handle.DangerousGetHandle(), mapStart);
             if (map == -1)
                 return false;
             try
             {
                 // HUGEPAGE: faults fill PMD folios. RANDOM: one PMD per fault, not two (no read past what is asked).
-                if (madvise(map, mapLength, MadvHugepage) != 0 || madvise(map, mapLength, MadvRandom) != 0)
+                if (LibC.Madvise(map, mapLength, LibC.MADV_HUGEPAGE) != 0 || LibC.Madvise(map, mapLength, LibC.MADV_RANDOM) != 0)
                     return false;
                 // A window at a time, unmapped again at once: the pages stay cached but never count in this process's
                 // memory beyond one window.
                 for (nuint at = 0; at < mapLength; at += PopulateWindow)
                 {
                     var window = Math.Min(PopulateWindow, mapLength - at);
-                    if (madvise(map + (nint)at, window, MadvPopulateRead) != 0)
+                    if (LibC.Madvise(map + (nint)at, window, LibC.MADV_POPULATE_READ) != 0)
                         return false;
-                    _ = madvise(map + (nint)at, window, MadvDontNeed);
+                    _ = LibC.Madvise(map + (nint)at, window, LibC.MADV_DONTNEED);
                 }
                 return true;
             }
             finally
             {
-                _ = munmap(map, mapLength);
+                _ = LibC.Munmap(map, mapLength);
             }
         }
         catch (ObjectDisposedException)
@@ -122,38 +123,5 @@ internal static partial class PageCacheReads
 
     private static long AlignUp(long value, long alignment) => (value + alignment - 1) & ~(alignment - 1);
 
-    private const int ProtRead = 1, MapShared = 1;
-    private const int MadvRandom = 1, MadvDontNeed = 4, MadvHugepage = 14, MadvPopulateRead = 22;
     private const nuint PopulateWindow = 2u << 20;
-    private const int Eperm = 1, Enosys = 38;
-    private const long CachestatSyscall = 451; // the same number on x86-64 and arm64
-
-    [StructLayout(LayoutKind.Sequential)]
-    private struct CachestatRange
-    {
-        public ulong Offset;
-        public ulong Length;
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    private struct Cachestat
-    {
-        public ulong Cached;
-        public ulong Dirty;
-        public ulong Writeback;
-        public ulong Evicted;
-        public ulong RecentlyEvicted;
-    }
-
-    [LibraryImport("libc", EntryPoint = "syscall", SetLastError = true)]
-    private static partial long cachestat(long number, SafeFileHandle fd, ref CachestatRange range, out Cachestat stat, uint flags);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial nint mmap(nint address, nuint length, int protection, int flags, int fd, long offset);
-
-    [LibraryImport("libc")]
-    private static partial int madvise(nint address, nuint length, int advice);
-
-    [LibraryImport("libc")]
-    private static partial int munmap(nint address, nuint length);
 }

@@ -1,4 +1,4 @@
-using System.Runtime.InteropServices;
+using ArchiveEmu.Core.Interop;
 using Microsoft.Win32.SafeHandles;
 
 namespace ArchiveEmu.Core.VirtualFiles;
@@ -9,10 +9,8 @@ namespace ArchiveEmu.Core.VirtualFiles;
 /// cannot bring ranges in itself (before Linux 6.5), or declines to: WILLNEED fills order-0 pages, which copy out of
 /// the page cache about 2.5x slower than large folios on every later warm read.
 /// </summary>
-internal static partial class ReadAheadHint
+internal static class ReadAheadHint
 {
-    private const int WillNeed = 3; // POSIX_FADV_WILLNEED on Linux
-
     public static void WillNeedSoon(SafeFileHandle handle, long offset, long length)
     {
         if (!OperatingSystem.IsLinux() || length <= 0)
@@ -21,7 +19,7 @@ internal static partial class ReadAheadHint
         try
         {
             handle.DangerousAddRef(ref added);
-            _ = posix_fadvise((int)handle.DangerousGetHandle(), offset, length, WillNeed); // a hint: a failure changes nothing
+            _ = LibC.PosixFadvise((int)handle.DangerousGetHandle(), offset, length, LibC.POSIX_FADV_WILLNEED); // a hint: a failure changes nothing
         }
         catch (ObjectDisposedException)
         {
@@ -33,7 +31,4 @@ internal static partial class ReadAheadHint
                 handle.DangerousRelease();
         }
     }
-
-    [LibraryImport("libc", EntryPoint = "posix_fadvise")]
-    private static partial int posix_fadvise(int fd, long offset, long length, int advice);
 }

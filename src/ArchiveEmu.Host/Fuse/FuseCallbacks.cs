@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Fuse;
 
@@ -71,7 +72,13 @@ internal static unsafe class FuseCallbacks
         try
         {
             relative = PathOf(path);
-            return Fs.Open(relative, ref *info);
+            var opened = Fs.Open(relative, info->Flags);
+            if (opened.Errno != 0)
+                return -opened.Errno;
+            info->Handle = opened.Handle;
+            info->KeepCache = opened.KeepCache;
+            info->DirectIo = opened.DirectIo;
+            return 0;
         }
         catch (Exception e)
         {

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Fuse;
 

@@ -10,6 +10,16 @@ namespace ArchiveEmu.Host.Fuse;
 internal sealed record BackingSource(object Key, Func<SafeFileHandle> Open, bool CallerDisposes = true);
 
 /// <summary>
+/// What an open gave: <paramref name="Errno"/> (0 on success), or the id of the new handle and whether the kernel may keep
+/// the file's cached pages from earlier opens (<paramref name="KeepCache"/>) or must send every read (<paramref name="DirectIo"/>).
+/// Each transport turns it into its own reply (libfuse's fuse_file_info, the kernel's fuse_open_out).
+/// </summary>
+internal readonly record struct OpenResult(int Errno, ulong Handle = 0, bool KeepCache = false, bool DirectIo = false)
+{
+    public static OpenResult Failed(int errno) => new(errno);
+}
+
+/// <summary>
 /// What the FUSE callbacks ask of a read-only filesystem. Paths are relative to the mount root with '/'
 /// separators ("" is the root). Results are 0 or a byte count on success, a negative errno on failure.
 /// </summary>
@@ -27,8 +37,8 @@ internal interface IFuseFileSystem
     /// <summary>The version open handle <paramref name="handle"/> reads, or null.</summary>
     object? VersionOf(ulong handle);
 
-    /// <summary>Opens for reading; sets the handle id and the kernel caching bits in <paramref name="info"/>.</summary>
-    int Open(string path, ref FuseFileInfo info);
+    /// <summary>Opens for reading with open(2) <paramref name="flags"/>: the handle id and how the kernel may cache the file's pages, or an errno.</summary>
+    OpenResult Open(string path, int flags);
 
     /// <summary>pread on an open handle.</summary>
     int Read(ulong handle, Span<byte> destination, long offset);

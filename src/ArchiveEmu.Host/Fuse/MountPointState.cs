@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Fuse;
 
@@ -26,7 +27,7 @@ internal static class MountPointState
             return $"{mountPoint}: mount point not found (create an empty folder there first)";
         if (error != 0)
             return $"{mountPoint}: cannot use it as a mount point ({new System.ComponentModel.Win32Exception(error).Message})";
-        if (!StatLayout.IsDirectory(stat))
+        if (!StatFields.IsDirectory(stat))
             return $"{mountPoint}: mount point is not a folder";
         if (IsMounted(mountPoint))
             return $"{mountPoint}: something is already mounted there (busy); unmount it first (fusermount3 -u {mountPoint})";

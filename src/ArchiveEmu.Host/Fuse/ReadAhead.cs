@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Runtime.InteropServices;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Fuse;
 

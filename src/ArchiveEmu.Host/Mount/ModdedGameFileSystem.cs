@@ -4,6 +4,7 @@ using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
 using Microsoft.Extensions.Logging;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Mount;
 
@@ -67,9 +68,9 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         int error = LibC.Stat(real, stat);
         if (error != 0)
             return -error;
-        if (!StatLayout.IsDirectory(stat))
-            version = new PlainVersion(real, StatLayout.Identity(stat), fromMod); // as Open names it
-        StatLayout.MakeReadOnly(stat);
+        if (!StatFields.IsDirectory(stat))
+            version = new PlainVersion(real, StatFields.Identity(stat), fromMod); // as Open names it
+        StatFields.MakeReadOnly(stat);
         return 0;
     }
 
@@ -80,17 +81,17 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         int error = LibC.Stat(served.StatPath, stat);
         if (error != 0)
             return -error;
-        StatLayout.MakeReadOnly(stat);
-        StatLayout.SetSize(stat, served.File.Length);
+        StatFields.MakeReadOnly(stat);
+        StatFields.SetSize(stat, served.File.Length);
         if (served.Modified is { } modified)
-            StatLayout.SetModified(stat, modified);
+            StatFields.SetModified(stat, modified);
         return 0;
     }
 
-    public int Open(string path, ref FuseFileInfo info)
+    public OpenResult Open(string path, int flags)
     {
-        if ((info.Flags & LibC.O_ACCMODE) != 0)
-            return -LibC.EROFS;
+        if ((flags & LibC.O_ACCMODE) != 0)
+            return OpenResult.Failed(LibC.EROFS);
 
         var snapshot = Current;
         ServedFile? served;
@@ -99,7 +100,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         {
             served = AcquireArchive(snapshot, slot);
             if (served is null)
-                return Open(path, ref info);
+                return Open(path, flags);
             version = served;
             served.Counters?.Opened();
         }
@@ -112,7 +113,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
             }
             catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
             {
-                return -LibC.ENOENT;
+                return OpenResult.Failed(LibC.ENOENT);
             }
             bool fromMod = snapshot.Overrides.TryGetValue(path, out var o);
             string source = fromMod ? o!.Override.SourcePath : Path.Combine(_gameFolder, path);
@@ -124,12 +125,10 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         var (keepCache, directIo, versionChanged) = _pageCache.Opened(path, version);
         if (versionChanged)
             Invalidate?.Invoke(path); // the kernel may still hold the previous version's size (a late getattr, an old handle's short read)
-        info.KeepCache = keepCache;
-        info.DirectIo = directIo;
-        info.Handle = _handles.Add(new OpenHandle(path, served, version));
+        ulong handle = _handles.Add(new OpenHandle(path, served, version));
         if (_logger.IsEnabled(LogLevel.Debug))
-            _logger.LogDebug("open {Path}: handle {Handle}, keep_cache {Keep}, direct_io {Direct}", path, info.Handle, keepCache, directIo);
-        return 0;
+            _logger.LogDebug("open {Path}: handle {Handle}, keep_cache {Keep}, direct_io {Direct}", path, handle, keepCache, directIo);
+        return new OpenResult(0, handle, keepCache, directIo);
     }
 
     private sealed record PlainVersion(string Source, FileIdentity Identity, bool FromMod);

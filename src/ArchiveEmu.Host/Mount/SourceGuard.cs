@@ -1,6 +1,5 @@
-using System.Runtime.InteropServices;
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.VirtualFiles;
-using ArchiveEmu.Host.Fuse;
 
 namespace ArchiveEmu.Host.Mount;
 
@@ -9,10 +8,8 @@ namespace ArchiveEmu.Host.Mount;
 /// over a mod's loose file). After each read, the files that read touched are stat'ed and compared with
 /// their size and mtime at build time; a difference turns the read into EIO rather than a mix of bytes.
 /// </summary>
-internal sealed unsafe class SourceGuard
+internal sealed class SourceGuard
 {
-    private const int SizeOffset = 48, MtimeOffset = 88; // struct stat on x86_64 and arm64 alike
-
     private readonly long[] _starts;
     private readonly int[] _fileOfSegment; // index into _files, or -1 for memory and zeros
     private readonly Watched[] _files;
@@ -24,7 +21,7 @@ internal sealed unsafe class SourceGuard
         _files = files;
     }
 
-    private sealed record Watched(byte[] PathZ, long Length, long MtimeTicks);
+    private sealed record Watched(string Path, long Length, long MtimeTicks);
 
     /// <summary>A guard over <paramref name="file"/>'s file segments, or null if it reads no files (merged or in-memory).</summary>
     public static SourceGuard? For(VirtualFile file)
@@ -43,7 +40,7 @@ internal sealed unsafe class SourceGuard
             if (!indexOf.TryGetValue(source.Path, out int index))
             {
                 indexOf[source.Path] = index = files.Count;
-                files.Add(new Watched(LibC.Utf8Z(source.Path), source.Identity.Length, source.Identity.LastWriteUtc.Ticks));
+                files.Add(new Watched(source.Path, source.Identity.Length, source.Identity.LastWriteUtc.Ticks));
             }
             fileOf[i] = index;
         }
@@ -76,15 +73,16 @@ internal sealed unsafe class SourceGuard
 
     private static bool Same(Watched watched)
     {
-        byte* stat = stackalloc byte[256];
-        fixed (byte* path = watched.PathZ)
-            if (LibC.Stat(path, stat) != 0)
-                return false;
-        var span = new ReadOnlySpan<byte>(stat, 256);
-        long length = MemoryMarshal.Read<long>(span[SizeOffset..]);
-        long seconds = MemoryMarshal.Read<long>(span[MtimeOffset..]);
-        long nanoseconds = MemoryMarshal.Read<long>(span[(MtimeOffset + 8)..]);
-        long ticks = DateTime.UnixEpoch.Ticks + seconds * TimeSpan.TicksPerSecond + nanoseconds / 100;
-        return length == watched.Length && ticks == watched.MtimeTicks;
+        FileStatus now;
+        try
+        {
+            now = FileStatus.Of(watched.Path);
+        }
+        catch (IOException)
+        {
+            return false; // gone, or no longer reachable: not the file it was
+        }
+        long ticks = DateTime.UnixEpoch.Ticks + now.Modified.Seconds * TimeSpan.TicksPerSecond + now.Modified.Nanoseconds / 100;
+        return now.Length == watched.Length && ticks == watched.MtimeTicks;
     }
 }

@@ -65,6 +65,25 @@ public sealed class ReadAheadHintTests
         Assert.That(_file.HintedThrough, Is.EqualTo(-1));
     }
 
+    [Test]
+    public void ASequentialPassOverCachedSources_AllocatesNothingPerRead()
+    {
+        Assume.That(PageCacheReads.CanTell, "cachestat(2) needs Linux 6.5; without it every pass asks");
+        foreach (var path in _paths)
+            _ = File.ReadAllBytes(path);
+        var builder = new VirtualFileBuilder(new FileHandlePool(_paths.Count)); // every handle stays open: no pool churn
+        foreach (var path in _paths)
+            builder.AppendFile(path, 0, new FileInfo(path).Length);
+        using var file = builder.Build();
+        var buffer = new byte[256 * 1024];
+        for (long at = 0; at < file.Length;)
+            at += file.Read(at, buffer); // opens the handles and warms the JIT
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (long at = 0; at < file.Length;)
+            at += file.Read(at, buffer);
+        Assert.That(GC.GetAllocatedBytesForCurrentThread() - before, Is.Zero);
+    }
+
     // The whole file in 256 KiB reads (streaming reads), calling afterEach with the offset reached after each one.
     private List<byte> ReadThrough(Action<long> afterEach)
     {

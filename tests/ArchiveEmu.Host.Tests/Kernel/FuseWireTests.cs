@@ -1,6 +1,7 @@
 using ArchiveEmu.Host.Fuse;
 using ArchiveEmu.Host.Fuse.Kernel;
 using ArchiveEmu.TestSupport;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Tests.Kernel;
 

@@ -1,4 +1,4 @@
-using System.Runtime.InteropServices;
+using ArchiveEmu.Cli.Interop;
 
 namespace ArchiveEmu.Cli.Commands.Bench;
 
@@ -8,9 +8,8 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 /// generating its files (a per-file fdatasync before every drop cost a second per run over 1,000 files). With
 /// <c>--drop-caches</c> and root, the whole page cache, dentries and inodes go too.
 /// </summary>
-internal static partial class PageCache
+internal static class PageCache
 {
-    private const int PosixFadvDontNeed = 4;
     private const string DropCachesPath = "/proc/sys/vm/drop_caches";
 
     /// <summary>Drops the cached pages of every file in <paramref name="paths"/> (missing files are skipped).</summary>
@@ -24,19 +23,19 @@ internal static partial class PageCache
                 continue;
             using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
             int fd = (int)handle.DangerousGetHandle();
-            int error = posix_fadvise(fd, 0, 0, PosixFadvDontNeed); // returns the error number, not -1
+            int error = LibC.PosixFadvise(fd, 0, 0, LibC.POSIX_FADV_DONTNEED); // returns the error number, not -1
             if (error != 0)
                 throw new IOException($"{path}: posix_fadvise(DONTNEED) failed (errno {error})");
         }
     }
 
     /// <summary>Whether this process may write <c>/proc/sys/vm/drop_caches</c> (root on Linux).</summary>
-    public static bool CanDropAll => OperatingSystem.IsLinux() && geteuid() == 0 && File.Exists(DropCachesPath);
+    public static bool CanDropAll => OperatingSystem.IsLinux() && LibC.GetEuid() == 0 && File.Exists(DropCachesPath);
 
     /// <summary>Writes back everything, then drops the page cache, dentries and inodes of the whole machine.</summary>
     public static void DropAll()
     {
-        sync();
+        LibC.Sync();
         File.WriteAllText(DropCachesPath, "3");
     }
 
@@ -44,15 +43,6 @@ internal static partial class PageCache
     public static void SyncAll()
     {
         if (OperatingSystem.IsLinux())
-            sync();
+            LibC.Sync();
     }
-
-    [LibraryImport("libc")]
-    private static partial int posix_fadvise(int fd, long offset, long length, int advice);
-
-    [LibraryImport("libc")]
-    private static partial void sync();
-
-    [LibraryImport("libc")]
-    private static partial uint geteuid();
 }

@@ -14,6 +14,7 @@ namespace ArchiveEmu.Core.Formats.Img;
 internal static class ImgBuilder
 {
     private const int MaxNameLength = ImgFormat.NameFieldSize - 1;
+    private static readonly NameRule Names = new("IMG", StringComparer.OrdinalIgnoreCase);
 
     /// <summary>A record of the emulated directory: its name bytes and where its data comes from.</summary>
     private sealed record Planned(string Name, byte[] NameField, ImgRecord? Original, EntryChange? Change);
@@ -28,7 +29,7 @@ internal static class ImgBuilder
                 original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
         }
 
-        var (planned, deleted) = Plan(original, ChangesByName(original, patch));
+        var (planned, deleted) = Plan(original, patch);
         long directoryEnd = ImgFormat.HeaderSize + (long)ImgFormat.RecordSize * planned.Count;
         var directory = new byte[RoundUpToSector(directoryEnd)];
         builder.AppendBytes(directory); // filled in below, before Build: the builder keeps a reference
@@ -66,47 +67,32 @@ internal static class ImgBuilder
     }
 
     /// <summary>The emulated directory (original records in order, minus deletes, then additions) and the deleted entries.</summary>
-    private static (List<Planned>, List<EmulatedEntry>) Plan(ImgIndex original, Dictionary<string, EntryChange> changes)
+    private static (List<Planned>, List<EmulatedEntry>) Plan(ImgIndex original, ArchivePatch patch)
     {
-        var planned = new List<Planned>(original.Records.Count + changes.Count);
+        var changes = NamedPatch.ByName(original, patch, Names, change => RefuseOversized(original, change));
+        var names = original.Records.Select(r => r.Name).ToArray();
+        var (changeOf, added) = NamedPatch.Match(original, names, changes, Names);
+        var planned = new List<Planned>(original.Records.Count + added.Count);
         var deleted = new List<EmulatedEntry>();
-        var used = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         for (int i = 0; i < original.Records.Count; i++)
         {
             var record = original.Records[i];
-            changes.TryGetValue(record.Name, out var change);
-            if (change is not null)
-                used.Add(record.Name);
-            if (change is { IsDelete: true })
+            if (changeOf[i] is { IsDelete: true } change)
                 deleted.Add(new EmulatedEntry(i, record.Name, 0, EntryState.Deleted, change.Origin));
             else
-                planned.Add(new Planned(record.Name, record.NameField, record, change));
+                planned.Add(new Planned(record.Name, record.NameField, record, changeOf[i]));
         }
-
-        foreach (var change in changes.Values.Where(c => !used.Contains(c.Key.Name!)))
-        {
-            if (change.IsDelete)
-                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete '{change.Key.Name}' (from {change.Origin}): no such entry");
+        foreach (var change in added)
             planned.Add(new Planned(change.Key.Name!, NewNameField(original, change), null, change));
-        }
         return (planned, deleted);
     }
 
-    private static Dictionary<string, EntryChange> ChangesByName(ImgIndex original, ArchivePatch patch)
+    private static void RefuseOversized(ImgIndex original, EntryChange change)
     {
-        var changes = new Dictionary<string, EntryChange>(StringComparer.OrdinalIgnoreCase);
-        foreach (var change in patch.Changes)
-        {
-            if (change.Key.IsIndex || string.IsNullOrEmpty(change.Key.Name))
-                throw new ArchiveFormatException(original.Source.Name, 0, $"IMG entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
-            if (!changes.TryAdd(change.Key.Name, change))
-                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
-            long sectors = ((change.Input?.Length ?? 0) + ImgFormat.SectorSize - 1) / ImgFormat.SectorSize;
-            if (sectors > ushort.MaxValue)
-                throw new ArchiveFormatException(original.Source.Name, 0,
-                    $"entry '{change.Key.Name}': {change.Input} is {change.Input!.Length} bytes ({sectors} sectors); IMG v2 sizes stop at {ushort.MaxValue} sectors");
-        }
-        return changes;
+        long sectors = ((change.Input?.Length ?? 0) + ImgFormat.SectorSize - 1) / ImgFormat.SectorSize;
+        if (sectors > ushort.MaxValue)
+            throw new ArchiveFormatException(original.Source.Name, 0,
+                $"entry '{change.Key.Name}': {change.Input} is {change.Input!.Length} bytes ({sectors} sectors); IMG v2 sizes stop at {ushort.MaxValue} sectors");
     }
 
     /// <summary>The 24-byte name field of an added entry: 1 to 23 printable ASCII characters, NUL-padded.</summary>

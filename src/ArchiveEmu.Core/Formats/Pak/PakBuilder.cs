@@ -11,6 +11,8 @@ namespace ArchiveEmu.Core.Formats.Pak;
 /// </summary>
 internal static class PakBuilder
 {
+    private static readonly NameRule Names = new("PAK", StringComparer.Ordinal);
+
     public static EmulatedArchive Build(PakIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool, expectedSegments: original.Records.Count + 3 * patch.Changes.Count + 4);
@@ -22,8 +24,17 @@ internal static class PakBuilder
         }
 
         var variant = original.Variant;
-        var changes = ChangesByName(original, patch);
-        var used = new HashSet<string>(StringComparer.Ordinal);
+        var changes = NamedPatch.ByName(original, patch, Names, change =>
+        {
+            if (change.Input is { Length: > int.MaxValue })
+                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}': {change.Input} is {change.Input.Length} bytes; PAK sizes are s32");
+        });
+        var (changeOf, added) = NamedPatch.Match(original, original.Records.Select(r => r.Name).ToArray(), changes, Names, checkAdded: change =>
+        {
+            if (!PakHeader.FitsNewRecord(variant, change.Key.Name!))
+                throw new ArchiveFormatException(original.Source.Name, 0,
+                    $"cannot add '{change.Key.Name}' (from {change.Origin}): a {variant} PAK name is printable ASCII of at most {variant.NameLength - 1} bytes");
+        });
         var entries = new List<EmulatedEntry>(original.Records.Count + patch.Changes.Count);
         var deleted = new List<EmulatedEntry>();
         var countField = new byte[variant.FirstRecordOffset];
@@ -32,14 +43,14 @@ internal static class PakBuilder
         for (int i = 0; i < original.Records.Count; i++)
         {
             var record = original.Records[i];
-            if (!changes.TryGetValue(record.Name, out var change))
+            var change = changeOf[i];
+            if (change is null)
             {
                 original.AppendOriginal(builder, record.RecordStart, record.RecordEnd - record.RecordStart);
                 builder.AppendPadding(variant.Alignment); // only when the original's last record stops short of it at EOF
                 entries.Add(new EmulatedEntry(entries.Count, record.Name, record.Size, EntryState.Original, "original"));
                 continue;
             }
-            used.Add(record.Name);
             if (change.IsDelete)
             {
                 deleted.Add(new EmulatedEntry(i, record.Name, 0, EntryState.Deleted, change.Origin));
@@ -49,16 +60,10 @@ internal static class PakBuilder
             entries.Add(new EmulatedEntry(entries.Count, record.Name, change.Input!.Length, EntryState.Replaced, change.Origin, change.Input));
         }
 
-        foreach (var change in patch.Changes.Where(c => !used.Contains(c.Key.Name!)))
+        foreach (var change in added)
         {
-            string name = change.Key.Name!;
-            if (change.IsDelete)
-                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete '{name}' (from {change.Origin}): no such entry");
-            if (!PakHeader.FitsNewRecord(variant, name))
-                throw new ArchiveFormatException(original.Source.Name, 0,
-                    $"cannot add '{name}' (from {change.Origin}): a {variant} PAK name is printable ASCII of at most {variant.NameLength - 1} bytes");
-            AppendRecord(builder, variant, name, change.Input!);
-            entries.Add(new EmulatedEntry(entries.Count, name, change.Input!.Length, EntryState.Added, change.Origin, change.Input));
+            AppendRecord(builder, variant, change.Key.Name!, change.Input!);
+            entries.Add(new EmulatedEntry(entries.Count, change.Key.Name, change.Input!.Length, EntryState.Added, change.Origin, change.Input));
         }
 
         if (original.TailLength > 0)
@@ -73,20 +78,5 @@ internal static class PakBuilder
         builder.AppendBytes(PakHeader.Write(variant, name, (int)input.Length));
         input.AppendTo(builder);
         builder.AppendPadding(variant.Alignment);
-    }
-
-    private static Dictionary<string, EntryChange> ChangesByName(PakIndex original, ArchivePatch patch)
-    {
-        var changes = new Dictionary<string, EntryChange>(StringComparer.Ordinal);
-        foreach (var change in patch.Changes)
-        {
-            if (change.Key.IsIndex || string.IsNullOrEmpty(change.Key.Name))
-                throw new ArchiveFormatException(original.Source.Name, 0, $"PAK entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
-            if (!changes.TryAdd(change.Key.Name, change))
-                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
-            if (change.Input is { Length: > int.MaxValue })
-                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}': {change.Input} is {change.Input.Length} bytes; PAK sizes are s32");
-        }
-        return changes;
     }
 }

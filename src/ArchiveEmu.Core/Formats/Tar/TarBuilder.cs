@@ -12,6 +12,8 @@ namespace ArchiveEmu.Core.Formats.Tar;
 /// </summary>
 internal static class TarBuilder
 {
+    private static readonly NameRule Names = new("tar", StringComparer.Ordinal);
+
     public static EmulatedArchive Build(TarIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool);
@@ -22,8 +24,14 @@ internal static class TarBuilder
                 original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
         }
 
-        var changes = ChangesByName(original, patch);
-        var used = new HashSet<string>(StringComparer.Ordinal);
+        // "dir/" and "dir" are one path: a mod file named like a directory must not slip in beside it.
+        var names = original.Members.Select(m => m.Name.TrimEnd('/')).ToArray();
+        var (changeOf, added) = NamedPatch.Match(original, names, NamedPatch.ByName(original, patch, Names), Names, checkMatched: (i, change) =>
+        {
+            var member = original.Members[i];
+            if (!member.IsRegularFile)
+                throw new ArchiveFormatException(original.Source.Name, member.HeaderOffset, $"'{member.Name}' (from {change.Origin}) is not a regular file in the tar; it cannot be replaced or deleted");
+        });
         var entries = new List<EmulatedEntry>();
         var deleted = new List<EmulatedEntry>();
         using var reader = ArchiveFileReader.Open(original.Source);
@@ -31,16 +39,13 @@ internal static class TarBuilder
         for (int i = 0; i < original.Members.Count; i++)
         {
             var member = original.Members[i];
-            // "dir/" and "dir" are one path: a mod file named like a directory must not slip in beside it.
-            if (!changes.TryGetValue(member.Name.TrimEnd('/'), out var change))
+            var change = changeOf[i];
+            if (change is null)
             {
                 original.AppendOriginal(builder, member.RecordStart, member.RecordEnd - member.RecordStart);
                 entries.Add(new EmulatedEntry(entries.Count, member.Name, member.Size, EntryState.Original, "original"));
                 continue;
             }
-            used.Add(member.Name.TrimEnd('/'));
-            if (!member.IsRegularFile)
-                throw new ArchiveFormatException(original.Source.Name, member.HeaderOffset, $"'{member.Name}' (from {change.Origin}) is not a regular file in the tar; it cannot be replaced or deleted");
             if (change.IsDelete)
             {
                 deleted.Add(new EmulatedEntry(i, member.Name, 0, EntryState.Deleted, change.Origin));
@@ -51,29 +56,14 @@ internal static class TarBuilder
             entries.Add(new EmulatedEntry(entries.Count, member.Name, change.Input!.Length, EntryState.Replaced, change.Origin, change.Input));
         }
 
-        foreach (var change in patch.Changes.Where(c => !used.Contains(c.Key.Name!)))
+        foreach (var change in added)
         {
-            if (change.IsDelete)
-                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete '{change.Key.Name}' (from {change.Origin}): no such entry");
             AppendNew(builder, change.Key.Name!, change.Input!);
             entries.Add(new EmulatedEntry(entries.Count, change.Key.Name, change.Input!.Length, EntryState.Added, change.Origin, change.Input));
         }
 
         builder.AppendZeros(2 * BlockSize);
         return new EmulatedArchive(original, builder.Build(), entries.Concat(deleted).ToArray());
-    }
-
-    private static Dictionary<string, EntryChange> ChangesByName(TarIndex original, ArchivePatch patch)
-    {
-        var changes = new Dictionary<string, EntryChange>(StringComparer.Ordinal);
-        foreach (var change in patch.Changes)
-        {
-            if (change.Key.IsIndex || string.IsNullOrEmpty(change.Key.Name))
-                throw new ArchiveFormatException(original.Source.Name, 0, $"tar entries are addressed by name; '{change.Key}' (from {change.Origin}) is not one");
-            if (!changes.TryAdd(change.Key.Name, change))
-                throw new ArchiveFormatException(original.Source.Name, 0, $"entry '{change.Key.Name}' is changed twice ({changes[change.Key.Name].Origin}, {change.Origin})");
-        }
-        return changes;
     }
 
     private static void AppendReplaced(VirtualFileBuilder builder, TarMember member, byte[] header, EntryInput input)

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Runtime.InteropServices;
+using ArchiveEmu.Core.Interop;
 
 namespace ArchiveEmu.Host.Fuse.Kernel;
 
@@ -87,34 +88,28 @@ internal static class FuseWire
     }
 
     /// <summary>
-    /// struct fuse_attr from a libc struct stat, with <paramref name="node"/> as the inode number (the
-    /// kernel's inode is the node, not the file below). Only st_mode/st_nlink/st_blksize move between
-    /// x86_64 and arm64; the other fields share offsets.
+    /// struct fuse_attr from a libc struct stat (read by <see cref="FileStatus"/>), with <paramref name="node"/> as the
+    /// inode number (the kernel's inode is the node, not the file below).
     /// </summary>
     public static void Attr(ReadOnlySpan<byte> stat, ulong node, Span<byte> attr)
     {
-        bool arm = RuntimeInformation.ProcessArchitecture == Architecture.Arm64;
-        uint mode = Read32(stat, arm ? 16 : 24);
-        uint links = arm ? Read32(stat, 20) : (uint)Read64(stat, 16);
-        uint uid = Read32(stat, arm ? 24 : 28), gid = Read32(stat, arm ? 28 : 32);
-        uint rdev = (uint)Read64(stat, arm ? 32 : 40);
-        uint blockSize = arm ? Read32(stat, 56) : (uint)Read64(stat, 56);
+        var status = FileStatus.FromLibcStat(stat);
         attr.Clear();
         Write64(attr, 0, node);
-        Write64(attr, 8, Read64(stat, 48));   // size
-        Write64(attr, 16, Read64(stat, 64));  // blocks
-        Write64(attr, 24, Read64(stat, 72));  // atime
-        Write64(attr, 32, Read64(stat, 88));  // mtime
-        Write64(attr, 40, Read64(stat, 104)); // ctime
-        Write32(attr, 48, (uint)Read64(stat, 80));
-        Write32(attr, 52, (uint)Read64(stat, 96));
-        Write32(attr, 56, (uint)Read64(stat, 112));
-        Write32(attr, 60, mode);
-        Write32(attr, 64, links);
-        Write32(attr, 68, uid);
-        Write32(attr, 72, gid);
-        Write32(attr, 76, rdev);
-        Write32(attr, 80, blockSize);
+        Write64(attr, 8, (ulong)status.Length);
+        Write64(attr, 16, (ulong)status.Blocks);
+        Write64(attr, 24, (ulong)status.Accessed.Seconds);
+        Write64(attr, 32, (ulong)status.Modified.Seconds);
+        Write64(attr, 40, (ulong)status.Changed.Seconds);
+        Write32(attr, 48, (uint)status.Accessed.Nanoseconds);
+        Write32(attr, 52, (uint)status.Modified.Nanoseconds);
+        Write32(attr, 56, (uint)status.Changed.Nanoseconds);
+        Write32(attr, 60, status.Mode);
+        Write32(attr, 64, (uint)status.Links);
+        Write32(attr, 68, status.UserId);
+        Write32(attr, 72, status.GroupId);
+        Write32(attr, 76, (uint)status.SpecialDevice);
+        Write32(attr, 80, (uint)status.BlockSize);
     }
 
     /// <summary>struct fuse_kstatfs from a glibc struct statvfs (64-bit).</summary>

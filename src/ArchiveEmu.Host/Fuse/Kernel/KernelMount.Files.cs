@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using Microsoft.Extensions.Logging;
 using static ArchiveEmu.Host.Fuse.Kernel.FuseWire;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Fuse.Kernel;
 
@@ -20,36 +21,35 @@ internal sealed unsafe partial class KernelMount
             ReplyError(header.Unique, node is null ? LibC.ENOENT : LibC.ESTALE);
             return;
         }
-        var info = new FuseFileInfo { Flags = flags };
-        int result = _fs.Open(node.Path, ref info);
-        if (result < 0)
+        var opened = _fs.Open(node.Path, flags);
+        if (opened.Errno != 0)
         {
-            ReplyError(header.Unique, -result);
+            ReplyError(header.Unique, opened.Errno);
             return;
         }
         int backingId;
         try
         {
-            var version = _fs.VersionOf(info.Handle);
-            backingId = _passthrough ? ChooseBacking(node, version, _fs.BackingOf(info.Handle)) : CountOpen(node, version);
+            var version = _fs.VersionOf(opened.Handle);
+            backingId = _passthrough ? ChooseBacking(node, version, _fs.BackingOf(opened.Handle)) : CountOpen(node, version);
         }
         catch
         {
-            _fs.Release(info.Handle); // the kernel gets EIO and never sends RELEASE for a handle it did not receive
+            _fs.Release(opened.Handle); // the kernel gets EIO and never sends RELEASE for a handle it did not receive
             throw;
         }
         if (backingId < 0)
         {
-            _fs.Release(info.Handle);
+            _fs.Release(opened.Handle);
             ReplyError(header.Unique, LibC.ESTALE);
             return;
         }
         if (_logger.IsEnabled(LogLevel.Debug))
             _logger.LogDebug("open {Path}: {How}", node.Path, backingId > 0 ? $"passthrough (backing file {backingId})" : "served by the host");
         uint openFlags = backingId > 0 ? OpenPassthrough
-            : (info.KeepCache ? OpenKeepCache : 0) | (info.DirectIo ? OpenDirectIo : 0);
+            : (opened.KeepCache ? OpenKeepCache : 0) | (opened.DirectIo ? OpenDirectIo : 0);
         Span<byte> open = stackalloc byte[OpenOutSize];
-        Write64(open, 0, info.Handle);
+        Write64(open, 0, opened.Handle);
         Write32(open, 8, openFlags);
         Write32(open, 12, (uint)backingId);
         Reply(header.Unique, open);

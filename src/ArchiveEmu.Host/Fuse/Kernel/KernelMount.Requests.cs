@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Logging;
 using static ArchiveEmu.Host.Fuse.Kernel.FuseWire;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Fuse.Kernel;
 

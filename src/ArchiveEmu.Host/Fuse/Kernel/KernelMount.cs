@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using Microsoft.Extensions.Logging;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Fuse.Kernel;
 

@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 
-namespace ArchiveEmu.Host.Fuse;
+namespace ArchiveEmu.Host.Interop;
 
 /// <summary>The libc calls the mount needs: stat and statvfs into a caller's buffer, mount and unmount, and the raw file calls that speak the FUSE protocol on /dev/fuse.</summary>
 internal static unsafe partial class LibC

@@ -1,11 +1,12 @@
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
 using ArchiveEmu.TestSupport;
+using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Tests.Fuse;
 
 [System.Runtime.Versioning.SupportedOSPlatform("linux")]
-public sealed class StatLayoutTests
+public sealed class StatFieldsTests
 {
     // A lookup names a game file's version from its stat; an open names it with FileIdentity.Of. If the two ever
     // disagreed, every open after a lookup would look like a new version and get ESTALE.
@@ -14,13 +15,13 @@ public sealed class StatLayoutTests
     [TestCase(9999999L)]
     public void Identity_FromAStat_IsWhatFileIdentityOfReads(long extraTicks)
     {
-        using var temp = new TempDirectory("statlayout");
+        using var temp = new TempDirectory("statfields");
         var path = temp.Write("f.bin", new byte[54_321]);
         File.SetLastWriteTimeUtc(path, new DateTime(2023, 1, 2, 3, 4, 5, DateTimeKind.Utc).AddTicks(extraTicks));
         var stat = new byte[256];
         Assert.That(LibC.Stat(path, stat), Is.Zero);
 
-        var identity = StatLayout.Identity(stat);
+        var identity = StatFields.Identity(stat);
 
         Assert.That(identity, Is.EqualTo(FileIdentity.Of(path)));
         Assert.That(identity.Length, Is.EqualTo(54_321));

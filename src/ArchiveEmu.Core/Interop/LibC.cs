@@ -1,0 +1,66 @@
+using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace ArchiveEmu.Core.Interop;
+
+/// <summary>The libc calls Core makes on Linux, declared once: page-cache hints, mappings, stat, and the file calls of a directory fsync.</summary>
+internal static unsafe partial class LibC
+{
+    public const int EPERM = 1, ENOENT = 2, ENOTDIR = 20, ENOSYS = 38;
+    public const int O_RDONLY = 0, O_DIRECTORY = 0x10000, O_CLOEXEC = 0x80000;
+    public const int PROT_READ = 1, MAP_SHARED = 1;
+    public const int MADV_RANDOM = 1, MADV_DONTNEED = 4, MADV_HUGEPAGE = 14, MADV_POPULATE_READ = 22;
+    public const int POSIX_FADV_WILLNEED = 3;
+    public const long SYS_cachestat = 451; // the same number on x86-64 and arm64
+
+    /// <summary>struct cachestat_range of cachestat(2).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CachestatRange
+    {
+        public ulong Offset;
+        public ulong Length;
+    }
+
+    /// <summary>struct cachestat of cachestat(2).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Cachestat
+    {
+        public ulong Cached;
+        public ulong Dirty;
+        public ulong Writeback;
+        public ulong Evicted;
+        public ulong RecentlyEvicted;
+    }
+
+    [LibraryImport("libc", EntryPoint = "syscall", SetLastError = true)]
+    public static partial long QueryCachestat(long number, SafeFileHandle fd, ref CachestatRange range, out Cachestat stat, uint flags);
+
+    [LibraryImport("libc", EntryPoint = "posix_fadvise")]
+    public static partial int PosixFadvise(int fd, long offset, long length, int advice);
+
+    [LibraryImport("libc", EntryPoint = "mmap", SetLastError = true)]
+    public static partial nint Mmap(nint address, nuint length, int protection, int flags, int fd, long offset);
+
+    [LibraryImport("libc", EntryPoint = "madvise")]
+    public static partial int Madvise(nint address, nuint length, int advice);
+
+    [LibraryImport("libc", EntryPoint = "munmap")]
+    public static partial int Munmap(nint address, nuint length);
+
+    [LibraryImport("libc", EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Open(string path, int flags);
+
+    [LibraryImport("libc", EntryPoint = "fsync", SetLastError = true)]
+    public static partial int Fsync(int fd);
+
+    [LibraryImport("libc", EntryPoint = "close", SetLastError = true)]
+    public static partial int Close(int fd);
+
+    /// <summary>stat(2) into a buffer of at least <see cref="FileStatus.LibcStatSize"/> bytes.</summary>
+    [LibraryImport("libc", EntryPoint = "stat", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Stat(string path, byte* buffer);
+
+    /// <summary>fstat(2) into a buffer of at least <see cref="FileStatus.LibcStatSize"/> bytes.</summary>
+    [LibraryImport("libc", EntryPoint = "fstat", SetLastError = true)]
+    public static partial int Fstat(SafeFileHandle fd, byte* buffer);
+}

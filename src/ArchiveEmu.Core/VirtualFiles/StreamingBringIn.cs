@@ -1,0 +1,142 @@
+namespace ArchiveEmu.Core.VirtualFiles;
+
+/// <summary>
+/// The page-cache policy of one virtual file, kept apart from its reads: a big read that finds its file slices not cached
+/// brings them in (in large folios, see <see cref="PageCacheReads"/>) before it reads them, and a reader going through the
+/// file while its sources are cold keeps the next slices requested ahead of it (<see cref="BackgroundPrefetch"/>).
+/// A warm pass asks for nothing, and a read allocates nothing here: its state is a <see cref="ReadPass"/> on its stack.
+/// Safe from many threads: the shared fields are hints, written only when they change, so warm readers share the cache line.
+/// </summary>
+internal sealed class StreamingBringIn(Segment[] segments) : IStreamingReader
+{
+    // Ask for the next few file slices (up to ReadAheadBytes). Threads racing here may ask for a range twice; what is
+    // cached or in flight is skipped. Measured with `archiveemu bench --cold` (docs/BENCHMARKS.md).
+    private const int MinStreamingRead = 64 * 1024;
+    private const long ReadAheadBytes = 16L << 20;
+    private const int ReadAheadSegments = 32;
+
+    private int _hintedThrough = -1; // the last segment a read-ahead hint covered (written only when hinting)
+    private int _coldPass; // 1 while the current streaming pass finds its sources not cached (written only when it changes)
+    private long _streamedTo; // where the last streaming read of a cold pass ended (written only in cold passes)
+
+    /// <summary>What one read has seen so far.</summary>
+    internal struct ReadPass
+    {
+        internal bool Streaming, FromTheStart, Missed;
+        internal int First;
+    }
+
+    /// <summary>A read of <paramref name="length"/> bytes at <paramref name="offset"/>, starting in segment <paramref name="first"/>.</summary>
+    public static ReadPass Begin(long offset, int length, int first) =>
+        new() { Streaming = length >= MinStreamingRead, FromTheStart = offset == 0, First = first };
+
+    /// <summary>Before the read of [<paramref name="within"/>, +<paramref name="count"/>) of segment <paramref name="index"/>: brings it in if a streaming read finds it not cached.</summary>
+    public void BeforeRead(ref ReadPass pass, int index, long within, int count)
+    {
+        ref readonly var segment = ref segments[index];
+        if (!pass.Streaming || segment.Source is not FileSource file || !file.IsMissing(segment.SourceOffset + within, count))
+            return;
+        pass.Missed = true;
+        BringInForReader(file, index, segment.SourceOffset + within, count);
+        BringInNextSliceOf(file, index);
+    }
+
+    // Apart from BeforeRead so that only a miss allocates the closure (captured parameters are allocated on entry).
+    private void BringInForReader(FileSource file, int index, long sourceOffset, int count) =>
+        file.BringInForReader(sourceOffset, count, segments[index].SourceOffset + segments[index].Length,
+            (spanStart, spanEnd) => NeighboursWithin(index, file, spanStart, spanEnd));
+
+    /// <summary>After a read that ended at virtual offset <paramref name="end"/> in segment <paramref name="last"/>: keeps a cold pass's next slices asked for.</summary>
+    public void AfterRead(in ReadPass pass, int last, long end)
+    {
+        // A big read that ran to (or past) the end of a segment is a reader going through the file (a game loading the archive,
+        // cp, the kernel's FUSE read-ahead): while its pass finds the sources cold, keep the next slices requested ahead of
+        // it. A warm pass asks for nothing (that would cost a check per slice). Small random reads never hint.
+        // Nothing is written per warm read, so concurrent readers share the cache line.
+        if (!pass.Streaming)
+            return;
+        bool missed = pass.Missed;
+        if ((missed || pass.FromTheStart) && (missed ? 1 : 0) != _coldPass)
+            Volatile.Write(ref _coldPass, missed ? 1 : 0); // a new pass starts warm or cold; any miss makes it cold
+        // A miss asks at once, not only at the segment's end: the kernel's own read-ahead, set off by the folios just
+        // brought in, would otherwise fill what follows in small pages before the background thread gets there.
+        bool cold = Volatile.Read(ref _coldPass) != 0;
+        if (cold)
+            Volatile.Write(ref _streamedTo, end);
+        long segmentEnd = segments[last].VirtualOffset + segments[last].Length;
+        if ((missed || last > pass.First || end == segmentEnd) && (cold || !PageCacheReads.CanTell))
+        {
+            int hinted = pass.FromTheStart ? -1 : Volatile.Read(ref _hintedThrough); // a new pass: earlier hints may be long gone
+            int next = hinted >= last && hinted <= last + 2 * ReadAheadSegments ? hinted + 1 : last + 1; // else: a hint of another pass
+            if (next <= last + ReadAheadSegments / 4 && next < segments.Length) // refill once a quarter is left
+                HintNextSegments(next);
+        }
+    }
+
+    long IStreamingReader.StreamedTo => Volatile.Read(ref _streamedTo);
+
+    /// <summary>The last segment a read-ahead hint has asked for (-1: none yet); for tests.</summary>
+    internal int HintedThrough => Volatile.Read(ref _hintedThrough);
+
+    // Reading the folios just brought in sets off the kernel's own read-ahead, which fills the next uncached pages of the
+    // same file (up to its read-ahead size) in small folios. When the next slice is of the same file and close, it is
+    // brought in first, before that can happen; later slices are the background thread's, which is then ahead.
+    private void BringInNextSliceOf(FileSource file, int current)
+    {
+        int next = current + 1;
+        while (next < segments.Length && segments[next].Source is not FileSource)
+            next++;
+        if (next == segments.Length || segments[next].Source != file)
+            return;
+        ref readonly var segment = ref segments[next];
+        long after = segments[current].SourceOffset + segments[current].Length;
+        if (segment.SourceOffset < after || segment.SourceOffset - after > ReadAheadBytes)
+            return;
+        try
+        {
+            long length = Math.Min(segment.Length, ReadAheadBytes / 4);
+            var (spanStart, spanEnd) = PageCacheReads.Span(segment.SourceOffset, length, file.Identity.Length);
+            file.BringInAhead(segment.SourceOffset, length, NeighboursWithin(next, file, spanStart, spanEnd));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // a hint: the read of that slice, if it comes, reports what is wrong
+        }
+    }
+
+    // Bytes of [spanStart, spanEnd) of the file that nearby segments (other than segment `index`) read too: an original
+    // read around small injected entries needs most of the folios a small slice of it falls in.
+    private long NeighboursWithin(int index, FileSource file, long spanStart, long spanEnd)
+    {
+        const int Nearby = 16;
+        long needed = 0;
+        for (int j = Math.Max(0, index - Nearby); j < segments.Length && j <= index + Nearby; j++)
+        {
+            ref readonly var segment = ref segments[j];
+            if (j == index || segment.Source != file)
+                continue;
+            long from = Math.Max(spanStart, segment.SourceOffset), to = Math.Min(spanEnd, segment.SourceOffset + segment.Length);
+            if (to > from)
+                needed += to - from;
+        }
+        return needed;
+    }
+
+    private void HintNextSegments(int first)
+    {
+        long bytes = 0;
+        int j = first;
+        for (; j < segments.Length && j < first + ReadAheadSegments && bytes < ReadAheadBytes; j++)
+        {
+            ref readonly var segment = ref segments[j];
+            long length = Math.Min(segment.Length, ReadAheadBytes - bytes);
+            if (segment.Source is FileSource file)
+            {
+                var (spanStart, spanEnd) = PageCacheReads.Span(segment.SourceOffset, length, file.Identity.Length);
+                file.PrefetchSoon(segment.SourceOffset, length, NeighboursWithin(j, file, spanStart, spanEnd), this, segment.VirtualOffset + length);
+            }
+            bytes += length;
+        }
+        Volatile.Write(ref _hintedThrough, j - 1);
+    }
+}

@@ -8,14 +8,15 @@ public enum ChunkCodec : byte { Raw = 0, Lz4 = 1 }
 
 /// <summary>
 /// Per chunk of a merged archive: its stored size, codec, and xxHash3 of its uncompressed bytes.
-/// Serialised as a version byte, a u32 count and 13 bytes per chunk, little-endian.
+/// Serialised as a version byte, a u32 count and 13 bytes per chunk, little-endian. Public only as a read-only
+/// description of how a merged copy is stored (for tools that model or measure its reads); the rest is internal.
 /// </summary>
 public sealed class ChunkTable
 {
     private const byte Version = 1;
     private const int RecordSize = 13;
 
-    public ChunkTable(int chunkSize, long length, int[] storedLengths, ChunkCodec[] codecs, ulong[] hashes)
+    internal ChunkTable(int chunkSize, long length, int[] storedLengths, ChunkCodec[] codecs, ulong[] hashes)
     {
         ChunkSize = chunkSize;
         Length = length;
@@ -32,7 +33,7 @@ public sealed class ChunkTable
     public int Count => StoredLengths.Length;
     public int[] StoredLengths { get; }
     public ChunkCodec[] Codecs { get; }
-    public ulong[] Hashes { get; }
+    internal ulong[] Hashes { get; }
 
     /// <summary>Where chunk i starts, relative to the extent; the last element is the extent's length.</summary>
     public long[] StoredOffsets { get; }
@@ -40,9 +41,9 @@ public sealed class ChunkTable
     /// <summary>Uncompressed size of chunk <paramref name="index"/>.</summary>
     public int RawLength(int index) => (int)Math.Min(ChunkSize, Length - (long)index * ChunkSize);
 
-    public static int ChunkCount(long length, int chunkSize) => checked((int)((length + chunkSize - 1) / chunkSize));
+    internal static int ChunkCount(long length, int chunkSize) => checked((int)((length + chunkSize - 1) / chunkSize));
 
-    public byte[] Serialize()
+    internal byte[] Serialize()
     {
         var bytes = new byte[5 + Count * RecordSize];
         bytes[0] = Version;
@@ -58,7 +59,7 @@ public sealed class ChunkTable
     }
 
     /// <summary>Parses a table whose bytes already matched their hash; every field is still checked against the entry.</summary>
-    public static ChunkTable Deserialize(ReadOnlySpan<byte> bytes, MergedExtent extent)
+    internal static ChunkTable Deserialize(ReadOnlySpan<byte> bytes, MergedExtent extent)
     {
         int expected = ChunkCount(extent.Length, extent.ChunkSize);
         if (bytes.Length < 5 || bytes[0] != Version)
@@ -84,5 +85,5 @@ public sealed class ChunkTable
         return table;
     }
 
-    public static ulong Hash(ReadOnlySpan<byte> raw) => XxHash3.HashToUInt64(raw);
+    internal static ulong Hash(ReadOnlySpan<byte> raw) => XxHash3.HashToUInt64(raw);
 }

@@ -82,7 +82,7 @@ public sealed partial class MergedFileCache
     internal CacheEntry? Find(CacheKey key) => ReadIndex().Find(key.Hash);
 
     /// <summary>Rebuilds the emulated archive from the entry's layout; null (after a warning and dropping the entry) if it is damaged.</summary>
-    public EmulatedArchive? TryOpenLayout(CacheEntry entry, FileHandlePool? pool = null)
+    internal EmulatedArchive? TryOpenLayout(CacheEntry entry, FileHandlePool? pool = null)
     {
         byte[] bytes;
         try
@@ -110,7 +110,7 @@ public sealed partial class MergedFileCache
     /// The merged bytes of <paramref name="entry"/> as a virtual file, or null if it has none or its chunk
     /// table is damaged. Chunk damage found while reading switches to <paramref name="emulate"/>.
     /// </summary>
-    public VirtualFile? TryOpenMerged(CacheEntry entry, Func<VirtualFile> emulate)
+    internal VirtualFile? TryOpenMerged(CacheEntry entry, Func<VirtualFile> emulate)
     {
         if (entry.Merged is not { } merged)
             return null;

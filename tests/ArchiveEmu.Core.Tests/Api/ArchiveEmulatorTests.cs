@@ -14,7 +14,7 @@ public sealed class ArchiveEmulatorTests
     public void CreateGame() => _game = new EmulatorTestGame();
 
     [TearDown]
-    public void DeleteGame() => _game.Dispose();
+    public void DeleteGame() => _game?.Dispose(); // null when SetUp was skipped (Windows: no python3)
 
     [Test]
     public void Open_WithNothingAdded_IsTheOriginal()

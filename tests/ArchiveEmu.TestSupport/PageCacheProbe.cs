@@ -14,6 +14,8 @@ public static partial class PageCacheProbe
     /// <summary>Writes the file's dirty pages and drops all its cached pages.</summary>
     public static void Drop(string path)
     {
+        if (!OperatingSystem.IsLinux())
+            Assert.Ignore("LinuxOnly: probes the Linux page cache (posix_fadvise, /proc/self/pagemap)");
         using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
         stream.Flush(flushToDisk: true);
         _ = posix_fadvise((int)stream.SafeFileHandle.DangerousGetHandle(), 0, 0, DontNeed);
@@ -41,6 +43,8 @@ public static partial class PageCacheProbe
     /// </summary>
     public static double ShareInLargeFolios(string path, long offset, long length)
     {
+        if (!OperatingSystem.IsLinux())
+            Assert.Ignore("LinuxOnly: probes the Linux page cache (posix_fadvise, /proc/self/pagemap)");
         using var file = File.OpenHandle(path);
         long start = offset / PageSize * PageSize;
         long pages = (offset + length - start + PageSize - 1) / PageSize;

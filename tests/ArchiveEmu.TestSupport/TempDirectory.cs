@@ -12,7 +12,8 @@ public sealed class TempDirectory : IDisposable
     public string Path { get; }
 
     /// <summary>The full path of <paramref name="relative"/> inside this folder.</summary>
-    public string this[string relative] => System.IO.Path.Combine(Path, relative);
+    public string this[string relative] =>
+        System.IO.Path.Combine(Path, relative.Replace('/', System.IO.Path.DirectorySeparatorChar)); // as the system spells paths (Windows: '\\')
 
     /// <summary>Writes <paramref name="bytes"/> to <paramref name="relative"/> (creating folders) and returns its full path.</summary>
     public string Write(string relative, byte[] bytes)

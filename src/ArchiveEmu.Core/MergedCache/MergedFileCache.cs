@@ -58,7 +58,7 @@ public sealed partial class MergedFileCache
         byte[] bytes;
         try
         {
-            bytes = File.ReadAllBytes(IndexPath);
+            bytes = ReadSharingDelete(IndexPath);
         }
         catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
         {
@@ -210,8 +210,43 @@ public sealed partial class MergedFileCache
             stream.Write(index.Serialize());
             stream.Flush(flushToDisk: true);
         }
-        File.Move(temp, IndexPath, overwrite: true);
+        ReplaceIndex(temp);
         DirectorySync.Flush(Folder); // the rename itself durable, not only the bytes it points at
+    }
+
+    /// <summary>
+    /// Reads a whole file sharing read, write and delete: on Windows a rename over a file fails while anyone holds it
+    /// open without delete sharing, so a reader of the index must never stop a writer's commit.
+    /// </summary>
+    private static byte[] ReadSharingDelete(string path)
+    {
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
+        var bytes = new byte[stream.Length];
+        stream.ReadExactly(bytes);
+        return bytes;
+    }
+
+    /// <summary>
+    /// Renames the written temp index over index.bin. On Windows another program (a virus scanner, a search indexer,
+    /// an older archiveemu) may hold index.bin for a moment without delete sharing, which refuses the rename: retried
+    /// for up to two seconds. On Linux a rename is never refused for an open file.
+    /// </summary>
+    private void ReplaceIndex(string temp)
+    {
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(2);
+        while (true)
+        {
+            try
+            {
+                File.Move(temp, IndexPath, overwrite: true);
+                return;
+            }
+            catch (Exception e) when (OperatingSystem.IsWindows() && e is IOException or UnauthorizedAccessException
+                                      && DateTime.UtcNow < deadline)
+            {
+                Thread.Sleep(50);
+            }
+        }
     }
 
     /// <summary>Drops a damaged entry if no other writer is busy (otherwise the next writer or <c>verify</c> will), with a warning.</summary>

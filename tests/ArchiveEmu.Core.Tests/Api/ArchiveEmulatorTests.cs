@@ -14,7 +14,7 @@ public sealed class ArchiveEmulatorTests
     public void CreateGame() => _game = new EmulatorTestGame();
 
     [TearDown]
-    public void DeleteGame() => _game.Dispose();
+    public void DeleteGame() => _game?.Dispose(); // null when SetUp was skipped (Windows: no python3)
 
     [Test]
     public void Open_WithNothingAdded_IsTheOriginal()
@@ -120,6 +120,9 @@ public sealed class ArchiveEmulatorTests
         emulator.Invalidate(Afs);
         using (var file = emulator.Open(Afs))
             Assert.That(EmulatorTestGame.AfsEntry(EmulatorTestGame.ReadAll(file), 5), Is.EqualTo(File.ReadAllBytes(loose)));
+        // Under Wine (and Windows before 10 1809) a file deleted while a handle is open keeps its name until the last
+        // handle closes, and the pool still holds one: the deletion cannot be seen there.
+        LinuxOnly.Require("a deleted file's name going at once while a handle is open (POSIX delete semantics)");
         File.Delete(loose);
         Assert.That(() => emulator.Open(Afs), Throws.InstanceOf<IOException>().With.Message.Contains(loose).And.Message.Contains("vanished"));
         Assert.That(() => emulator.AddFile(Afs, EntryKey.ByIndex(6), loose), Throws.InstanceOf<FileNotFoundException>().With.Message.Contains(loose));

@@ -18,7 +18,12 @@ internal sealed class CacheTestGame : IDisposable
     {
         var originals = Enumerable.Range(0, entries).Select(i => (byte[]?)TestData.Random(100 + i, entrySize + i * 37)).ToArray();
         _dir.Write("game/data/tex.afs", AfsTestWriter.Write(originals));
-        ExternalTool.Python("""
+        if (OperatingSystem.IsWindows()) // no python3 there: the same entries from .NET's tar writer
+            DotNetArchiveWriters.WriteTar(_dir["game/data/pack.tar"], Enumerable.Range(0, 12)
+                .Select(i => ($"m/{i:00}.bin", Enumerable.Range(0, 3000 + i * 100).Select(j => (byte)((i * 7 + j) % 251)).ToArray()))
+                .ToArray());
+        else
+            ExternalTool.Python("""
 import tarfile, io, sys
 with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:
     for i in range(12):
@@ -47,7 +52,12 @@ with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:
         _dir.Write("game/data/voice.awb", AwbTestWriter.Write(Enumerable.Range(0, 6).Select(i => (byte[]?)TestData.Random(200 + i, 4_000 + i * 11)).ToArray()));
         _dir.Write("game/data/gta3.img", ImgTestWriter.Write(Enumerable.Range(0, 5).Select(i => ($"e{i}.dff", TestData.Random(300 + i, 2_048 * (i + 1)))).ToArray()));
         _dir.Write("game/data/model.pak", PakTestWriter.Write(PakTestLayout.All[2], Enumerable.Range(0, 5).Select(i => ($"m{i}.bin", TestData.Random(400 + i, 1_000 + i * 3))).ToArray()));
-        ExternalTool.Python("""
+        if (OperatingSystem.IsWindows())
+            DotNetArchiveWriters.WriteZip(_dir["game/data/ui.zip"],
+                ("ui/a.txt", DotNetArchiveWriters.Repeat("hello "u8.ToArray(), 2000), true),
+                ("ui/b.bin", DotNetArchiveWriters.Repeat(Enumerable.Range(0, 256).Select(i => (byte)i).ToArray(), 40), false));
+        else
+            ExternalTool.Python("""
 import zipfile, sys
 with zipfile.ZipFile(sys.argv[1], 'w') as z:
     z.writestr(zipfile.ZipInfo('ui/a.txt', (2020, 1, 1, 0, 0, 0)), b'hello ' * 2000, compress_type=zipfile.ZIP_DEFLATED)

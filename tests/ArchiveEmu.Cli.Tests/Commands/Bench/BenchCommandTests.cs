@@ -71,6 +71,7 @@ public sealed class BenchCommandTests
     [Test]
     public void Bench_Counts_MatchTheArchiveAndTheKernel()
     {
+        LinuxOnly.Require("bench --cold and the kernel's read counters (posix_fadvise, /proc/thread-self/io)");
         var (_, json) = RunBench("texture-archive", "--cold");
         var scenario = json.GetProperty("scenarios")[0];
         Assert.That(scenario.GetProperty("cold").GetBoolean(), Is.True);

@@ -15,14 +15,20 @@ internal static class LibFuseProbe
         return null;
     }
 
-    /// <summary>Skips the calling test (printing why) when mounting is impossible here.</summary>
-    public static void RequireFuse()
+    /// <summary>Set (to 1) where mounting must work, as in CI: a test that would skip for want of FUSE fails instead.</summary>
+    public const string RequiredVariable = "ARCHIVEEMU_REQUIRE_FUSE";
+
+    /// <summary>Skips the calling test (printing why) when mounting is impossible here; fails it instead where <see cref="RequiredVariable"/> is set.</summary>
+    public static void RequireFuse() => Require(MissingReason(), Environment.GetEnvironmentVariable(RequiredVariable) == "1");
+
+    internal static void Require(string? missingReason, bool required)
     {
-        if (MissingReason() is { } reason)
-        {
-            TestContext.Progress.WriteLine($"FUSE mount tests skipped: {reason}");
-            Assert.Ignore($"FUSE mount tests skipped: {reason}");
-        }
+        if (missingReason is null)
+            return;
+        if (required)
+            Assert.Fail($"FUSE mount tests cannot run: {missingReason} ({RequiredVariable}=1 says this machine must mount)");
+        TestContext.Progress.WriteLine($"FUSE mount tests skipped: {missingReason}");
+        Assert.Ignore($"FUSE mount tests skipped: {missingReason}");
     }
 
     public static bool IsDeadMount(string path)

@@ -40,6 +40,20 @@ public sealed class MountLifecycleTests
             "LZ4 unless --compress says otherwise, as for build");
     }
 
+    [TestCase("never")]
+    [TestCase("always")]
+    public void ArchiveemuMount_ModsGivenAgainstTheirNameOrder_TheLaterGivenWins(string merge)
+    {
+        // ui-fix first, hd-textures last: hd-textures sorts first by name but must win entry 3, emulated or merged.
+        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[1], "--mod", _game.Mods[0],
+            "--cache", _game.Cache, "--merge", merge, _game.MountPoint).WaitMounted();
+        var entry3 = TestSupport.AfsIndependentReader.Read(_game.Mounted("data/textures.afs"))[3].Sha256;
+        var hd = TestSupport.AfsIndependentReader.Sha256(File.ReadAllBytes(Path.Combine(_game.Mods[0], "data/textures.afs/3.dds")));
+        Assert.That(entry3, Is.EqualTo(hd), host.Output);
+        host.Terminate();
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, host.Output);
+    }
+
     [Test]
     public void ArchiveemuMount_CompressNone_PacksRawChunksLikeBuild()
     {

@@ -143,6 +143,45 @@ public sealed class MergedFileCacheTests
         Assert.That(cache.ReadIndex().Entries.Any(e => e.Key == entry.Key), Is.False, "the damaged entry is dropped");
     }
 
+    // What README promises ("checked on first read by each open file"): a raw chunk an open file has already checked is
+    // read straight from the pack afterwards, so a byte flipped after that reaches that file; an LZ4 chunk is checked at
+    // every decode, and every new open checks again.
+    [TestCase(ChunkCodec.Raw, true)]
+    [TestCase(ChunkCodec.Lz4, false)]
+    public void FlippedByteAfterTheFirstRead_ServedOnlyFromARawChunkThatOpenFileHadChecked(ChunkCodec codec, bool servedToTheOpenFile)
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true, ChunkCompression.Lz4); // random entries stay raw, padding and headers shrink
+        var entry = cache.ReadIndex().Entries.Single(e => e.Route.EndsWith("tex.afs", StringComparison.Ordinal));
+        var table = cache.ReadChunkTable(entry.Merged!);
+        int chunk = Array.IndexOf(table.Codecs, codec);
+        Assert.That(chunk, Is.GreaterThanOrEqualTo(0), $"the archive has a {codec} chunk");
+        var expected = _game.Emulated("data/tex.afs");
+
+        using var open = _game.Game(cache).OpenFile("data/tex.afs");
+        Assert.That(CacheTestGame.ReadAll(open), Is.EqualTo(expected), "first read: every chunk checked");
+        FlipByte(cache.PathOf(entry.Merged!.Chunks), entry.Merged.Chunks.Offset + table.StoredOffsets[chunk] + table.StoredLengths[chunk] / 2);
+
+        var again = CacheTestGame.ReadAll(open);
+        if (servedToTheOpenFile)
+        {
+            long at = (long)chunk * table.ChunkSize + table.StoredLengths[chunk] / 2; // raw: stored bytes are the archive's
+            Assert.That(again[at], Is.EqualTo((byte)(expected[at] ^ 0x5A)), "the flipped byte itself");
+            again[at] = expected[at];
+            Assert.That(again, Is.EqualTo(expected), "and nothing else");
+            Assert.That(_game.Warnings, Is.Empty);
+        }
+        else
+        {
+            Assert.That(again, Is.EqualTo(expected), "re-checked at decode, re-served by emulation");
+            Assert.That(_game.Warnings, Has.Some.Contains("fails its hash check").Or.Some.Contains("does not decode"));
+        }
+
+        using var reopened = _game.Game(cache).OpenFile("data/tex.afs");
+        Assert.That(CacheTestGame.ReadAll(reopened), Is.EqualTo(expected), "a new open checks every chunk again");
+        Assert.That(_game.Warnings, Is.Not.Empty);
+    }
+
     [Test]
     public void TruncatedIndex_IsAnEmptyCacheWithAWarning_AndTheNextBuildRecovers()
     {

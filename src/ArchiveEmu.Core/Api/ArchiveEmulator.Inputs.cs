@@ -75,8 +75,8 @@ public sealed partial class ArchiveEmulator
     private IArchiveFormat Detect(string route)
     {
         var path = Routing.GamePaths.Resolve(GameFolder, route);
-        if (!File.Exists(path))
-            throw new FileNotFoundException($"{path}: no archive at route '{route}' in the game folder (declare archives inside other files with AddArchiveSlice)", path);
+        if (!Routing.GamePaths.FileExists(path))
+            throw new FileNotFoundException($"{path}: no archive at route '{route}' in the game folder{Routing.GamePaths.DanglingLink(path)} (declare archives inside other files with AddArchiveSlice)", path);
         return ArchiveFormats.Detect(path) ?? throw new ArchiveFormatException(path, 0,
             "not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
     }

@@ -1,24 +1,44 @@
 namespace ArchiveEmu.Core.Routing;
 
-/// <summary>Paths inside a root folder: normalised with '/' separators, and never allowed to leave the root.</summary>
+/// <summary>
+/// Paths inside a root folder, normalised with '/' separators. A game path is followed through symlinks wherever they
+/// lead (game data moved to another drive); a mod's entries never lead out of the mod (docs/DESIGN.md, "Nothing leaves its root").
+/// </summary>
 internal static class GamePaths
 {
     public static string Normalise(string relativePath) => relativePath.Replace('\\', '/').Trim('/');
 
     /// <summary>
-    /// The full path of <paramref name="relativePath"/> inside <paramref name="root"/>. An absolute path,
-    /// a '..' step, or a symlink resolving outside the root is an <see cref="IOException"/> naming it.
+    /// The full path of <paramref name="relativePath"/> inside the game folder <paramref name="root"/>. An absolute path or a
+    /// '..' step is an <see cref="IOException"/> naming it; symlinks on the way are the player's and are followed, wherever they lead.
     /// </summary>
     public static string Resolve(string root, string relativePath)
     {
         if (Path.IsPathRooted(relativePath) || relativePath.Replace('\\', '/').Split('/').Contains(".."))
             throw new IOException($"{relativePath}: must be a path inside {root} (no absolute paths, no '..')");
-        var full = Path.GetFullPath(Path.Combine(root, relativePath));
-        RequireInside(root, full);
-        return full;
+        return Path.GetFullPath(Path.Combine(root, relativePath));
     }
 
-    /// <summary>Refuses <paramref name="path"/> if it, or a symlink on the way to it, leads outside <paramref name="root"/>.</summary>
+    /// <summary>Whether a file is at <paramref name="path"/>, symlinks followed (.NET's File.Exists says yes to a link that leads nowhere).</summary>
+    public static bool FileExists(string path) => File.Exists(path) && DanglingLink(path).Length == 0;
+
+    /// <summary>For a one-line error about a missing game path: " (a symlink to T, which leads nowhere)" for a dangling link, else "".</summary>
+    public static string DanglingLink(string path)
+    {
+        if (new FileInfo(path).LinkTarget is not { } target)
+            return "";
+        try
+        {
+            Interop.FileStatus.Of(path); // stat(2): follows every link on the way
+            return "";
+        }
+        catch (IOException) // missing target, or a loop of links
+        {
+            return $" (a symlink to {target}, which leads nowhere)";
+        }
+    }
+
+    /// <summary>Refuses <paramref name="path"/> if it, or a symlink on the way to it, leads outside <paramref name="root"/> (a mod folder).</summary>
     public static void RequireInside(string root, string path)
     {
         var realRoot = RealPath(root);

@@ -5,7 +5,8 @@ namespace ArchiveEmu.Core.Routing;
 /// <summary>
 /// Resolves mod folders against a game folder (docs/DESIGN.md, "Mod folders and routes"): a mod folder named
 /// like a game file holds entries for that archive, other files override game files whole; mods are
-/// in priority order (a later one wins) and every conflict is reported. Nothing leaves its root.
+/// in priority order (a later one wins) and every conflict is reported. Nothing leads out of a mod; the game's own symlinks
+/// are followed wherever they lead.
 /// </summary>
 public sealed class ModRouter
 {
@@ -57,9 +58,10 @@ public sealed class ModRouter
             }
             else if (isFolder && File.Exists(gamePath) && _slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))
                 Walk(modRoot, modName, path, childRelative, archives, overrides); // a container: the archives inside it are routes of their own
-            else if (isFolder && File.Exists(gamePath))
+            else if (isFolder && File.Exists(gamePath)) // through the game's symlinks, wherever they lead
             {
-                GamePaths.RequireInside(_game, gamePath);
+                if (GamePaths.DanglingLink(gamePath) is { Length: > 0 } nowhere)
+                    throw new FileNotFoundException($"{gamePath}{nowhere}: mod folder {path} targets it", gamePath);
                 if (!archives.TryGetValue(childRelative, out var changes))
                 {
                     var format = _detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,

@@ -7,7 +7,7 @@ namespace ArchiveEmu.Core.Serving;
 
 /// <summary>
 /// The modded game folder as a reader sees it: a targeted archive is served by <see cref="ArchiveServer"/>, a file a
-/// mod overrides is the mod's file, anything else is the original. Every path stays inside the game folder.
+/// mod overrides is the mod's file, anything else is the original, through the game's symlinks wherever they lead.
 /// </summary>
 public sealed class EmulatedGame
 {
@@ -51,8 +51,8 @@ public sealed class EmulatedGame
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
             return Serve(route, new ServeRequest { KeepArchive = true }).Archive!;
-        if (!File.Exists(full))
-            throw new FileNotFoundException($"{full}: not found in the game folder", full);
+        if (!GamePaths.FileExists(full))
+            throw new FileNotFoundException($"{full}: not found in the game folder{GamePaths.DanglingLink(full)}", full);
         var index = ArchiveFormats.ReadIndex(full);
         return index.Format.Build(index, ArchivePatch.Empty, _pool);
     }
@@ -64,8 +64,8 @@ public sealed class EmulatedGame
         if (Plan.FindArchive(relativePath) is { } route)
             return Serve(route, new ServeRequest { OpenFile = true }).File!;
         var source = Plan.FindOverride(relativePath)?.SourcePath ?? full;
-        if (!File.Exists(source))
-            throw new FileNotFoundException($"{full}: not found in the game folder or any mod", full);
+        if (!GamePaths.FileExists(source))
+            throw new FileNotFoundException($"{full}: not found in the game folder or any mod{GamePaths.DanglingLink(full)}", full);
         return new VirtualFileBuilder(_pool).AppendFile(source, 0, FileIdentity.Of(source).Length).Build();
     }
 

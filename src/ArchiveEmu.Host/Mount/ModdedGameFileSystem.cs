@@ -204,8 +204,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         if (Directory.Exists(real))
         {
             found = true;
-            foreach (var entry in Directory.EnumerateFileSystemEntries(real))
-                names.Add(Path.GetFileName(entry));
+            names.UnionWith(GameEntries(real));
         }
         if (snapshot.AddedNames.TryGetValue(path, out var added))
         {
@@ -214,6 +213,21 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         }
         error = found ? 0 : File.Exists(real) ? LibC.ENOTDIR : LibC.ENOENT;
         return found ? names : null;
+    }
+
+    // A symlink is served as what it leads to (docs/DESIGN.md), so one that leads nowhere is not listed: a name whose stat
+    // says ENOENT would make `ls -l` fail. Only links pay for the extra stat; readdir's d_type tells them apart.
+    private static IEnumerable<string> GameEntries(string folder) =>
+        new System.IO.Enumeration.FileSystemEnumerable<string?>(folder,
+            static (ref System.IO.Enumeration.FileSystemEntry e) =>
+                (e.Attributes & FileAttributes.ReparsePoint) == 0 || LeadsSomewhere(e.ToFullPath()) ? e.FileName.ToString() : null,
+            new EnumerationOptions { AttributesToSkip = 0, IgnoreInaccessible = false })
+            .OfType<string>();
+
+    private static bool LeadsSomewhere(string link)
+    {
+        Span<byte> stat = stackalloc byte[256]; // larger than any libc struct stat; only the answer is read
+        return LibC.Stat(link, stat) == 0; // follows the link, unlike .NET's Path.Exists (true for one that leads nowhere)
     }
 
     public int StatFs(Span<byte> statvfs) => -LibC.StatVfs(_gameFolder, statvfs);

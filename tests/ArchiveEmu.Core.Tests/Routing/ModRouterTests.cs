@@ -137,6 +137,44 @@ public sealed class ModRouterTests
     }
 
     [Test]
+    public void Resolve_GameArchiveThatIsASymlinkOutsideTheGame_IsFollowed()
+    {
+        LinuxOnly.RequireSymlinks();
+        var target = _dir.Write("disk2/tex.afs", [1, 2, 3]);
+        File.CreateSymbolicLink(_dir["game/data/linked.afs"], target);
+        _dir.Write("a/data/linked.afs/7.dds", [7]);
+        var route = Resolve(["a"]).Archives.Single();
+        Assert.That(route.RelativePath, Is.EqualTo("data/linked.afs"));
+        Assert.That(route.GamePath, Is.EqualTo(_dir["game/data/linked.afs"]), "named as the player sees it");
+        Assert.That(File.ReadAllBytes(route.GamePath), Is.EqualTo(new byte[] { 1, 2, 3 }));
+    }
+
+    [Test]
+    public void Resolve_GameFolderThatIsASymlinkOutsideTheGame_ModRoutesThroughTheLinksName()
+    {
+        LinuxOnly.RequireSymlinks();
+        _dir.Write("disk2/movies/cut.afs", [4]);
+        Directory.CreateSymbolicLink(_dir["game/movies"], _dir["disk2/movies"]);
+        _dir.Write("a/movies/cut.afs/2.dds", [2]);
+        var route = Resolve(["a"]).Archives.Single();
+        Assert.That(route.RelativePath, Is.EqualTo("movies/cut.afs"));
+        Assert.That(route.Patch.Changes.Single().Key.Index, Is.EqualTo(2));
+        Assert.That(GamePaths.Resolve(_dir["game"], "movies/cut.afs"), Is.EqualTo(_dir["game/movies/cut.afs"]));
+    }
+
+    [Test]
+    public void GamePaths_ThroughRelativeAndChainedSymlinks_AreFollowed_ButDotDotStaysRefused()
+    {
+        LinuxOnly.RequireSymlinks();
+        _dir.Write("disk2/real/voice.afs", [5]);
+        Directory.CreateSymbolicLink(_dir["disk2/alias"], "real"); // a link to a folder, relative
+        File.CreateSymbolicLink(_dir["game/data/voice.afs"], "../../disk2/alias/voice.afs"); // relative, through the other link
+        Assert.That(File.ReadAllBytes(GamePaths.Resolve(_dir["game"], "data/voice.afs")), Is.EqualTo(new byte[] { 5 }));
+        Assert.That(() => GamePaths.Resolve(_dir["game"], "data/../../disk2/real/voice.afs"), Throws.InstanceOf<IOException>(),
+            "following the game's links is no licence for '..'");
+    }
+
+    [Test]
     public void Resolve_MissingFolders_ThrowNamingThem()
     {
         Assert.That(() => new ModRouter(_dir["nogame"], [_dir["game"]]), Throws.InstanceOf<DirectoryNotFoundException>().With.Message.Contains("nogame"));

@@ -60,6 +60,36 @@ internal sealed class SampleGame : IDisposable
         return bytes;
     }
 
+    /// <summary>
+    /// Issue 17's layout: the game's data on a "disk2" folder outside the game, symlinks left behind — data/textures.afs (a
+    /// modded archive) by a relative link, data/voice.afs (untouched) by an absolute one, movies/ a folder link holding a tar
+    /// ui-fix changes through the link's name, an untouched ZIP and a plain file; data/gone.afs leads nowhere.
+    /// </summary>
+    public static readonly string[] VisibleFilesWithLinks =
+    [
+        "data/bundle.tar", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "extras/new-folder/added.txt",
+        "movies/credits.tar", "movies/intro.zip", "movies/notes.txt",
+    ];
+
+    /// <summary>Moves the data to <see cref="SecondDisk"/> behind symlinks (<see cref="VisibleFilesWithLinks"/>).</summary>
+    public void MoveDataBehindSymlinks()
+    {
+        Directory.CreateDirectory(Path.Combine(SecondDisk, "movies"));
+        File.Move(Path.Combine(Game, "data/textures.afs"), Path.Combine(SecondDisk, "textures.afs"));
+        File.CreateSymbolicLink(Path.Combine(Game, "data/textures.afs"), "../../disk2/textures.afs");
+        File.Move(Path.Combine(Game, "data/voice.afs"), Path.Combine(SecondDisk, "voice.afs"));
+        File.CreateSymbolicLink(Path.Combine(Game, "data/voice.afs"), Path.Combine(SecondDisk, "voice.afs"));
+        File.Copy(Path.Combine(Game, "data/bundle.tar"), Path.Combine(SecondDisk, "movies/credits.tar"));
+        File.Copy(Path.Combine(Game, "data/ui.zip"), Path.Combine(SecondDisk, "movies/intro.zip"));
+        File.WriteAllText(Path.Combine(SecondDisk, "movies/notes.txt"), "subtitles on\n");
+        _temp.Write("mods/ui-fix/movies/credits.tar/c.txt", "charlie, through the link\n"u8.ToArray());
+        Directory.CreateSymbolicLink(Path.Combine(Game, "movies"), Path.Combine(SecondDisk, "movies"));
+        File.CreateSymbolicLink(Path.Combine(Game, "data/gone.afs"), Path.Combine(SecondDisk, "missing.afs"));
+    }
+
+    /// <summary>Where <see cref="MoveDataBehindSymlinks"/> puts the game's data: outside game, mods and mount point.</summary>
+    public string SecondDisk => _temp["disk2"];
+
     public string Mounted(string relative) => Path.Combine(MountPoint, relative);
 
     /// <summary>Writes a file in the game's temp folder (outside game, mods and mount point); returns its path.</summary>

@@ -129,6 +129,28 @@ public sealed class ArchiveEmulatorTests
     }
 
     [Test]
+    public void GameArchiveBehindASymlinkOutsideTheGame_IsFollowed_ByInputsAndModFolders_AndADanglingOneNamesItsTarget()
+    {
+        LinuxOnly.RequireSymlinks(); // issue 17: game data moved to another drive, a link left behind
+        var moved = _game["disk2/tex.afs"];
+        Directory.CreateDirectory(Path.GetDirectoryName(moved)!);
+        File.Move(_game["game/" + Afs], moved);
+        File.CreateSymbolicLink(_game["game/" + Afs], moved);
+        File.CreateSymbolicLink(_game["game/data/gone.afs"], _game["disk2/missing.afs"]);
+
+        using var emulator = new ArchiveEmulator(_game.Game);
+        emulator.AddModFolder(_game.Mod);
+        emulator.AddBytes(Afs, EntryKey.ByIndex(3), new byte[] { 1, 2, 3 }, "loader");
+        using var file = emulator.Open(Afs);
+        var bytes = EmulatorTestGame.ReadAll(file);
+        Assert.That(EmulatorTestGame.AfsEntry(bytes, 2), Is.EqualTo(File.ReadAllBytes(_game.ModTwo)));
+        Assert.That(EmulatorTestGame.AfsEntry(bytes, 3), Is.EqualTo(new byte[] { 1, 2, 3 }));
+        Assert.That(EmulatorTestGame.AfsEntry(bytes, 5), Is.EqualTo(_game.Originals[5]));
+        Assert.That(() => emulator.AddBytes("data/gone.afs", EntryKey.ByIndex(0), new byte[] { 1 }, "loader"),
+            Throws.InstanceOf<FileNotFoundException>().With.Message.Contains("missing.afs").And.Message.Contains("leads nowhere"));
+    }
+
+    [Test]
     public void BadRequests_AreClearErrors()
     {
         using var emulator = new ArchiveEmulator(_game.Game);

@@ -9,12 +9,21 @@ public readonly partial record struct FileStatus
     [SupportedOSPlatform("windows")]
     private static FileStatus OfWindows(string path)
     {
-        if (Directory.Exists(path))
+        SafeFileHandle handle;
+        try
+        {
+            handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+        {
+            throw new FileNotFoundException($"{path}: file not found", path, e);
+        }
+        catch (UnauthorizedAccessException) when (Directory.Exists(path))
+        {
             return OfDotNet(path); // opening a folder takes backup semantics; what .NET says of it is enough
-        if (!File.Exists(path))
-            throw new FileNotFoundException($"{path}: file not found", path);
-        using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        return OfWindows(handle);
+        }
+        using (handle)
+            return OfWindows(handle);
     }
 
     [SupportedOSPlatform("windows")]

@@ -3,7 +3,7 @@ using Microsoft.Win32.SafeHandles;
 
 namespace ArchiveEmu.Core.Interop;
 
-/// <summary>The Win32 calls Core makes on Windows, declared once: a file's index, volume and change time.</summary>
+/// <summary>The Win32 calls Core makes on Windows, declared once: a file's index, volume and change time, and the volume's file system.</summary>
 internal static partial class Kernel32
 {
     public const int FileBasicInfoClass = 0; // FILE_INFO_BY_HANDLE_CLASS.FileBasicInfo
@@ -36,4 +36,9 @@ internal static partial class Kernel32
     [LibraryImport("kernel32.dll", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]
     public static partial bool GetFileInformationByHandleEx(SafeFileHandle file, int informationClass, out FileBasicInfo information, uint size);
+
+    [LibraryImport("kernel32.dll", SetLastError = true)]
+    [return: MarshalAs(UnmanagedType.Bool)]
+    public static unsafe partial bool GetVolumeInformationByHandleW(SafeFileHandle file, char* volumeName, uint volumeNameSize,
+        uint* serialNumber, uint* maxComponentLength, uint* fileSystemFlags, char* fileSystemName, uint fileSystemNameSize);
 }

@@ -3,7 +3,7 @@ using Microsoft.Win32.SafeHandles;
 
 namespace ArchiveEmu.Core.Interop;
 
-/// <summary>The libc calls Core makes on Linux, declared once: page-cache hints, mappings, stat, and the file calls of a directory fsync.</summary>
+/// <summary>The libc calls Core makes on Linux, declared once: page-cache hints, mappings, stat and statfs, and the file calls of a directory fsync.</summary>
 internal static unsafe partial class LibC
 {
     public const int EPERM = 1, ENOENT = 2, ENOTDIR = 20, ENOSYS = 38;
@@ -63,4 +63,12 @@ internal static unsafe partial class LibC
     /// <summary>fstat(2) into a buffer of at least <see cref="FileStatus.LibcStatSize"/> bytes.</summary>
     [LibraryImport("libc", EntryPoint = "fstat", SetLastError = true)]
     public static partial int Fstat(SafeFileHandle fd, byte* buffer);
+
+    /// <summary>statfs(2) into a buffer of at least 120 bytes; f_type is its first field (a long) on x86_64 and arm64.</summary>
+    [LibraryImport("libc", EntryPoint = "statfs", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Statfs(string path, byte* buffer);
+
+    /// <summary>fstatfs(2), as <see cref="Statfs"/>.</summary>
+    [LibraryImport("libc", EntryPoint = "fstatfs", SetLastError = true)]
+    public static partial int Fstatfs(SafeFileHandle fd, byte* buffer);
 }

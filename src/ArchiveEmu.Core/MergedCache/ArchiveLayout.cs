@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.MergedCache;
 /// </summary>
 internal static class ArchiveLayout
 {
-    private const byte Version = 2; // 2: the original may be a slice of a file (offset and length stored)
+    private const byte Version = 3; // 2: the original may be a slice of a file (offset and length stored); 3: identities hold ctime and inode
     private enum Kind : byte { File = 0, Memory = 1, Zeros = 2 }
 
     public static byte[] Serialize(EmulatedArchive archive)
@@ -103,7 +103,7 @@ internal static class ArchiveLayout
                 origin = origins[origin];
             entries[i] = new EmulatedEntry(index, hasName ? name : null, size, state, origin);
         }
-        var files = new (string Path, FileIdentity Identity)[Count(r, bytes, 17)];
+        var files = new (string Path, FileIdentity Identity)[Count(r, bytes, 33)];
         for (int i = 0; i < files.Length; i++)
             files[i] = (r.ReadString(), ReadIdentity(r));
         var blobs = new byte[Count(r, bytes, 4)][];
@@ -142,9 +142,12 @@ internal static class ArchiveLayout
     {
         w.Write(identity.Length);
         w.Write(identity.LastWriteUtc.Ticks);
+        w.Write(identity.ChangeUtc.Ticks);
+        w.Write(identity.Inode);
     }
 
-    private static FileIdentity ReadIdentity(BinaryReader r) => new(r.ReadInt64(), new DateTime(r.ReadInt64(), DateTimeKind.Utc));
+    private static FileIdentity ReadIdentity(BinaryReader r) => // a time out of range is an ArgumentException: a damaged layout
+        new(r.ReadInt64(), new DateTime(r.ReadInt64(), DateTimeKind.Utc), new DateTime(r.ReadInt64(), DateTimeKind.Utc), r.ReadUInt64());
 
     // A count may not promise more records than the bytes left could hold.
     private static int Count(BinaryReader r, byte[] bytes, int minRecordSize)

@@ -9,8 +9,9 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Serving;
 
 /// <summary>
-/// The cache key of a route: the cache format, the archive's format and route, the original's size and mtime,
-/// the mods in order, and every input (path, slice, size, mtime; with content hashing, xxHash3 of its bytes).
+/// The cache key of a route: the cache format, the archive's format and route, the original's identity, the mods in
+/// order, and every input (path, slice, identity; with content hashing, xxHash3 of its bytes). An identity is size,
+/// mtime, ctime and inode (<see cref="FileIdentity"/>): new bytes under an old size and mtime still move the ctime.
 /// Equal keys mean equal bytes; any change is a different key.
 /// </summary>
 internal static class RouteKey
@@ -50,8 +51,10 @@ internal static class RouteKey
         return new CacheKey(route.GamePath, text.ToString());
     }
 
+    // No device number: some change at every boot (btrfs, LVM, NFS), and the path already names the file system.
     private static string Describe(FileIdentity identity) =>
-        string.Create(CultureInfo.InvariantCulture, $"{identity.Length} bytes mtime {identity.LastWriteUtc.Ticks}");
+        string.Create(CultureInfo.InvariantCulture,
+            $"{identity.Length} bytes mtime {identity.LastWriteUtc.Ticks} ctime {identity.ChangeUtc.Ticks} inode {identity.Inode}");
 
     private static string ContentHash(EntryInput input)
     {

@@ -30,12 +30,8 @@ internal static class StatFields
         (FileStatus.FromLibcStat(stat) with { Modified = UnixTime.From(utc) }).WriteLibcStat(stat);
 
     /// <summary>
-    /// The file's size and mtime as <see cref="FileIdentity.Of(string)"/> reads them (mtime to .NET's 100 ns ticks),
-    /// from a stat(2) already taken: no second stat on the lookup path.
+    /// The identity of the file at <paramref name="path"/> as <see cref="FileIdentity.Of(string)"/> reads it, from a
+    /// stat(2) of it already taken: no second stat on the lookup path.
     /// </summary>
-    public static FileIdentity Identity(ReadOnlySpan<byte> stat)
-    {
-        var status = FileStatus.FromLibcStat(stat);
-        return new FileIdentity(status.Length, status.Modified.ToDateTime());
-    }
+    public static FileIdentity Identity(ReadOnlySpan<byte> stat, string path) => FileIdentity.From(FileStatus.FromLibcStat(stat), path);
 }

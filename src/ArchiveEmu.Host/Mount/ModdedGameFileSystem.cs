@@ -69,7 +69,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         if (error != 0)
             return -error;
         if (!StatFields.IsDirectory(stat))
-            version = new PlainVersion(real, StatFields.Identity(stat), fromMod); // as Open names it
+            version = new PlainVersion(real, StatFields.Identity(stat, real), fromMod); // as Open names it
         StatFields.MakeReadOnly(stat);
         return 0;
     }

@@ -1,4 +1,3 @@
-using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Host.Mount;
@@ -6,7 +5,8 @@ namespace ArchiveEmu.Host.Mount;
 /// <summary>
 /// Detects that a file a virtual file reads from was changed in place after the build (an editor saving
 /// over a mod's loose file). After each read, the files that read touched are stat'ed and compared with
-/// their size and mtime at build time; a difference turns the read into EIO rather than a mix of bytes.
+/// their identity at build time (size, mtime, ctime, inode: <see cref="FileIdentity"/>, so `cp -p` over one is seen too);
+/// a difference turns the read into EIO rather than a mix of bytes.
 /// </summary>
 internal sealed class SourceGuard
 {
@@ -21,7 +21,7 @@ internal sealed class SourceGuard
         _files = files;
     }
 
-    private sealed record Watched(string Path, long Length, long MtimeTicks);
+    private sealed record Watched(string Path, FileIdentity Identity);
 
     /// <summary>A guard over <paramref name="file"/>'s file segments, or null if it reads no files (merged or in-memory).</summary>
     public static SourceGuard? For(VirtualFile file)
@@ -40,14 +40,14 @@ internal sealed class SourceGuard
             if (!indexOf.TryGetValue(source.Path, out int index))
             {
                 indexOf[source.Path] = index = files.Count;
-                files.Add(new Watched(source.Path, source.Identity.Length, source.Identity.LastWriteUtc.Ticks));
+                files.Add(new Watched(source.Path, source.Identity));
             }
             fileOf[i] = index;
         }
         return files.Count == 0 ? null : new SourceGuard(starts, fileOf, files.ToArray());
     }
 
-    /// <summary>Whether every file behind bytes [offset, offset+count) still has its build-time size and mtime.</summary>
+    /// <summary>Whether every file behind bytes [offset, offset+count) still has its build-time identity.</summary>
     public bool Unchanged(long offset, int count)
     {
         if (count <= 0)
@@ -73,16 +73,13 @@ internal sealed class SourceGuard
 
     private static bool Same(Watched watched)
     {
-        FileStatus now;
         try
         {
-            now = FileStatus.Of(watched.Path);
+            return FileIdentity.Of(watched.Path) == watched.Identity; // one stat
         }
         catch (IOException)
         {
             return false; // gone, or no longer reachable: not the file it was
         }
-        long ticks = DateTime.UnixEpoch.Ticks + now.Modified.Seconds * TimeSpan.TicksPerSecond + now.Modified.Nanoseconds / 100;
-        return now.Length == watched.Length && ticks == watched.MtimeTicks;
     }
 }

@@ -82,24 +82,31 @@ public sealed class MergedFileCacheTests
 
     private static IEnumerable<string> ChangeNames() => Changes.Select(c => c.Name);
 
+    // Issue 17: size and mtime alone cannot see this change; the ctime in the key does, with or without --verify-content.
     [Test]
-    public void ContentChange_WithSameSizeAndMtime_IsAMissOnlyWithVerifyContent()
+    public void ContentChange_WithSameSizeAndMtime_IsAMiss_WithOrWithoutVerifyContent()
     {
         var cache = _game.Cache();
         _game.BuildAll(cache, merge: true, verifyContent: true);
         _game.BuildAll(cache, merge: true, verifyContent: false);
+        var before = _game.Emulated("data/tex.afs");
         var path = _game["mods/a/data/tex.afs/7_face.dds"];
         var mtime = File.GetLastWriteTimeUtc(path);
         var bytes = File.ReadAllBytes(path);
         bytes[100] ^= 0xFF;
         File.WriteAllBytes(path, bytes);
         File.SetLastWriteTimeUtc(path, mtime);
+        Assert.That(new FileInfo(path).Length, Is.EqualTo(bytes.Length));
+        Assert.That(File.GetLastWriteTimeUtc(path), Is.EqualTo(mtime), "same size and mtime");
 
         var verifying = _game.Game(cache, verifyContent: true);
         Assert.That(cache.Find(verifying.KeyOf(verifying.Plan.FindArchive("data/tex.afs")!)), Is.Null, "content hash differs");
         var plain = _game.Game(cache);
-        Assert.That(cache.Find(plain.KeyOf(plain.Plan.FindArchive("data/tex.afs")!)), Is.Not.Null,
-            "size+mtime cannot see it: the reason --verify-content exists");
+        Assert.That(cache.Find(plain.KeyOf(plain.Plan.FindArchive("data/tex.afs")!)), Is.Null, "the ctime differs");
+        using var file = plain.OpenFile("data/tex.afs");
+        var served = CacheTestGame.ReadAll(file);
+        Assert.That(served, Is.EqualTo(_game.Emulated("data/tex.afs")));
+        Assert.That(served, Is.Not.EqualTo(before), "the new bytes, not the cached ones");
     }
 
     [TestCase(ChunkCompression.None)]

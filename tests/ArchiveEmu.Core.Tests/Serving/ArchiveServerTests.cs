@@ -2,6 +2,7 @@ using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Tests.MergedCache;
+using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Tests.Serving;
 
@@ -145,27 +146,26 @@ public sealed class ArchiveServerTests
         Assert.That(CacheTestGame.ReadAll(archive.File), Is.EqualTo(_game.Emulated(Afs)));
     }
 
+    // Until issue 17 this spoiled the original's table under its old size and mtime and saw the layout serve it; any
+    // change now moves the ctime in the key. What tells the two paths apart instead: the emulator keeps an archive it
+    // parsed (its files stay in the pool after the served file is disposed), never one rebuilt from a stored layout.
     [Test]
     public void ArchiveEmulatorOpen_WithAStoredLayout_DoesNotParseTheOriginal()
     {
         _game.BuildAll(_game.Cache(), merge: false);
         var expected = _game.Emulated(Afs);
-        // Spoil entry 0's offset in the original's table (the magic stays, so routing still knows the format) and keep
-        // its size and mtime: the key still matches, and only a parse would notice.
-        var original = _game["game/" + Afs];
-        var mtime = File.GetLastWriteTimeUtc(original);
-        using (var stream = File.OpenWrite(original))
-        {
-            stream.Position = 8;
-            stream.Write([0xFF, 0xFF, 0xFF, 0x7F]);
-        }
-        File.SetLastWriteTimeUtc(original, mtime);
+        Assert.That(FilesHeldAfterOpen(_game.CacheFolder, expected), Is.Zero, "rebuilt from the stored layout, not kept");
+        Assert.That(FilesHeldAfterOpen(null, expected), Is.GreaterThan(0), "without a cache: parsed, and kept");
+    }
 
-        using var emulator = new ArchiveEmulator(_game.GameFolder, new ArchiveEmulatorOptions { CacheFolder = _game.CacheFolder });
+    private int FilesHeldAfterOpen(string? cacheFolder, byte[] expected)
+    {
+        var pool = new FileHandlePool(16);
+        using var emulator = new ArchiveEmulator(_game.GameFolder, new ArchiveEmulatorOptions { CacheFolder = cacheFolder, Pool = pool });
         foreach (var mod in _game.Mods)
             emulator.AddModFolder(_game["mods/" + mod]);
         using (var file = emulator.Open(Afs))
             Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(expected));
-        Assert.That(() => emulator.Describe(Afs), Throws.InstanceOf<ArchiveFormatException>(), "a parse does notice");
+        return pool.FileCount;
     }
 }

@@ -41,6 +41,26 @@ public sealed class SourceFileChangeTests
             Throws.InstanceOf<IOException>().With.Message.Contains("a.bin").And.Message.Contains("changed since"));
     }
 
+    // Issue 17: rewritten in place with the same size and its mtime put back (cp -p, touch -r): the ctime gives it away.
+    [Test]
+    public void Read_SourceRewrittenWithTheSameSizeAndMtimeAndHandleEvicted_ThrowsIOExceptionNamingTheFile()
+    {
+        using var folder = new TempDirectory("rewrite");
+        var a = folder.Write("a.bin", TestData.Random(6, 4096));
+        var b = folder.Write("b.bin", TestData.Random(7, 4096));
+        var mtime = File.GetLastWriteTimeUtc(a);
+        var pool = new FileHandlePool(1);
+        using var file = new VirtualFileBuilder(pool).AppendFile(a, 0, 4096).AppendFile(b, 0, 4096).Build();
+
+        File.WriteAllBytes(a, TestData.Random(8, 4096));
+        File.SetLastWriteTimeUtc(a, mtime);
+        var buffer = new byte[10];
+        file.ReadExactly(4096, buffer); // reading b evicts a's handle (pool of one)
+
+        Assert.That(() => file.Read(0, buffer),
+            Throws.InstanceOf<IOException>().With.Message.Contains("a.bin").And.Message.Contains("changed since"));
+    }
+
     [Test]
     public void Read_SourceDeletedAfterBuild_ThrowsIOExceptionNamingTheFile()
     {

@@ -21,7 +21,7 @@ public sealed class StatFieldsTests
         var stat = new byte[256];
         Assert.That(LibC.Stat(path, stat), Is.Zero);
 
-        var identity = StatFields.Identity(stat);
+        var identity = StatFields.Identity(stat, path);
 
         Assert.That(identity, Is.EqualTo(FileIdentity.Of(path)));
         Assert.That(identity.Length, Is.EqualTo(54_321));

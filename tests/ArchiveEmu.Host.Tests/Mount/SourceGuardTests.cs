@@ -22,6 +22,25 @@ public sealed class SourceGuardTests
         Assert.That(guard.Unchanged(500, 10), Is.False);
     }
 
+    // Issue 17: what cp -p or touch -r leave — new bytes under the old size and mtime — moves the ctime, which the guard compares.
+    [Test]
+    public void Unchanged_AfterAnInPlaceRewriteKeepingSizeAndMtime_IsFalse()
+    {
+        LinuxOnly.Require("cp -p (coreutils)");
+        using var temp = new TempDirectory("guard");
+        var loose = temp.Write("loose.bin", TestData.Random(1, 1000));
+        var staging = temp.Write("staging.bin", TestData.Random(2, 1000));
+        File.SetLastWriteTimeUtc(staging, File.GetLastWriteTimeUtc(loose));
+        using var file = new VirtualFileBuilder(new FileHandlePool(4)).AppendFile(loose, 0, 1000).Build();
+        var guard = SourceGuard.For(file)!;
+        Assert.That(guard.Unchanged(0, 1000), Is.True);
+
+        var cp = ExternalTool.Run("cp", "-p", staging, loose); // in place: same inode, size and mtime
+        Assert.That(cp.ExitCode, Is.Zero, cp.ToString());
+        Assert.That(File.ReadAllBytes(loose), Is.EqualTo(TestData.Random(2, 1000)));
+        Assert.That(guard.Unchanged(0, 1000), Is.False);
+    }
+
     [Test]
     public void For_AFileWithoutFileSources_IsNull()
     {

@@ -44,7 +44,7 @@ for i, (o, s) in enumerate(entries):
     {
         var result = ExternalTool.Python(Script, path);
         Assert.That(result.ExitCode, Is.Zero, $"independent AFS reader rejected {path}: {result}");
-        return Parse(result.StdOut)!;
+        return Parse(result.StdOut) ?? throw new AssertionException($"independent AFS reader listed {path} in a form that does not split into fields (a name with a space?):\n{result.StdOut}");
     }
 
     /// <summary>Reads many files in one Python start-up: per file its entries, or null where the reader rejects it.</summary>

@@ -44,6 +44,14 @@ print(json.dumps({'version': version, 'positionWidth': pw, 'idWidth': iw, 'align
     {
         var result = ExternalTool.Python(Script, path);
         Assert.That(result.ExitCode, Is.Zero, $"independent AWB reader rejected {path}: {result}");
-        return JsonSerializer.Deserialize<Archive>(result.StdOut, new JsonSerializerOptions { PropertyNameCaseInsensitive = true })!;
+        return Parse(result.StdOut);
     }
+
+    /// <summary>Reads many files in one Python start-up: per file its entries, or null where the reader rejects it.</summary>
+    public static Archive?[] TryReadMany(IReadOnlyList<string> paths) =>
+        ExternalTool.PythonEach(Script, paths.Select(p => new[] { p }).ToArray())
+            .Select(r => r.ExitCode == 0 ? Parse(r.StdOut) : null).ToArray();
+
+    private static Archive Parse(string output) =>
+        JsonSerializer.Deserialize<Archive>(output, new JsonSerializerOptions { PropertyNameCaseInsensitive = true })!;
 }

@@ -42,6 +42,14 @@ print(json.dumps(entries))
     {
         var result = ExternalTool.Python(Script, path);
         Assert.That(result.ExitCode, Is.Zero, $"independent IMG reader rejected {path}: {result}");
-        return JsonSerializer.Deserialize<Entry[]>(result.StdOut, new JsonSerializerOptions { PropertyNameCaseInsensitive = true })!;
+        return Parse(result.StdOut);
     }
+
+    /// <summary>Reads many files in one Python start-up: per file its entries, or null where the reader rejects it.</summary>
+    public static IReadOnlyList<Entry>?[] TryReadMany(IReadOnlyList<string> paths) =>
+        ExternalTool.PythonEach(Script, paths.Select(p => new[] { p }).ToArray())
+            .Select(r => r.ExitCode == 0 ? Parse(r.StdOut) : null).ToArray();
+
+    private static Entry[] Parse(string output) =>
+        JsonSerializer.Deserialize<Entry[]>(output, new JsonSerializerOptions { PropertyNameCaseInsensitive = true })!;
 }

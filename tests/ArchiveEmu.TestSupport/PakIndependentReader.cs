@@ -56,8 +56,16 @@ print(json.dumps(out))
     {
         var result = ExternalTool.Python(Script, path, variant);
         Assert.That(result.ExitCode, Is.Zero, $"independent PAK reader rejected {path} as {variant}: {result}");
-        return JsonSerializer.Deserialize<JsonElement[][]>(result.StdOut)!
+        return Parse(result.StdOut);
+    }
+
+    /// <summary>Reads many files in one Python start-up: per file its entries, or null where the reader rejects it.</summary>
+    public static IReadOnlyList<Member>?[] TryReadMany(IReadOnlyList<string> paths, string variant) =>
+        ExternalTool.PythonEach(Script, paths.Select(p => new[] { p, variant }).ToArray())
+            .Select(r => r.ExitCode == 0 ? Parse(r.StdOut) : null).ToArray();
+
+    private static Member[] Parse(string output) =>
+        JsonSerializer.Deserialize<JsonElement[][]>(output)!
             .Select(m => new Member(m[0].GetString()!, m[1].GetInt64(), m[2].GetString()!))
             .ToArray();
-    }
 }

@@ -121,7 +121,8 @@ internal static class ArchiveLayout
             long sourceOffset = r.ReadInt64();
             switch (kind)
             {
-                case Kind.File when (uint)reference < (uint)files.Length:
+                case Kind.File when (uint)reference < (uint)files.Length && sourceOffset >= 0 && size >= 0
+                                    && sourceOffset <= files[reference].Identity.Length - size:
                     builder.AddFile(at, files[reference].Path, sourceOffset, size, files[reference].Identity);
                     break;
                 case Kind.Memory when (uint)reference < (uint)blobs.Length && sourceOffset >= 0 && size >= 0 && sourceOffset + size <= blobs[reference].Length:

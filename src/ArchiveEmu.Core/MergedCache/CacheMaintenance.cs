@@ -33,6 +33,8 @@ public sealed partial class MergedFileCache
             _packs.ReadBlob(entry.Layout);
             if (entry.Merged is { } merged)
             {
+                if (merged.Length != entry.Length)
+                    throw new InvalidDataException($"merged copy of {merged.Length} bytes for a {entry.Length}-byte archive");
                 var table = ChunkTable.Deserialize(_packs.ReadBlob(merged.Table), merged);
                 using var handle = File.OpenHandle(_packs.PathOf(merged.Chunks.Pack), FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
                 var bytes = new byte[Math.Min(merged.Length, 1 << 20)];

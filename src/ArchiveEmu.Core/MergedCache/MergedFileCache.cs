@@ -95,15 +95,23 @@ public sealed partial class MergedFileCache
             return null;
         }
         Touch(entry.Key);
+        EmulatedArchive archive;
         try
         {
-            return ArchiveLayout.Deserialize(bytes, pool);
+            archive = ArchiveLayout.Deserialize(bytes, pool);
         }
         catch (Exception e) when (e is InvalidDataException or EndOfStreamException or ArgumentException)
         {
             DropDamaged(entry, $"layout does not parse ({e.Message})");
             return null;
         }
+        if (archive.File.Length != entry.Length) // a layout that parses but is not this entry's archive (found by CacheFuzzTests)
+        {
+            archive.Dispose();
+            DropDamaged(entry, $"layout describes {archive.File.Length} bytes, the entry {entry.Length}");
+            return null;
+        }
+        return archive;
     }
 
     /// <summary>
@@ -114,6 +122,11 @@ public sealed partial class MergedFileCache
     {
         if (entry.Merged is not { } merged)
             return null;
+        if (merged.Length != entry.Length) // served at merged.Length, but emulation (the fallback) gives entry.Length
+        {
+            DropDamaged(entry, $"merged copy of {merged.Length} bytes for a {entry.Length}-byte archive");
+            return null;
+        }
         ChunkTable table;
         Microsoft.Win32.SafeHandles.SafeFileHandle handle;
         try

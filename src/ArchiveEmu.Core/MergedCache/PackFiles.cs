@@ -15,7 +15,17 @@ internal sealed class PackFiles(string folder)
 
     public string Folder { get; } = Path.Combine(folder, "packs");
 
-    public string PathOf(string pack) => Path.Combine(Folder, pack);
+    /// <summary>
+    /// The path of a pack named in the index. A name that is not a plain *.pack file name (empty, a folder, "..", a path)
+    /// is damage, an <see cref="InvalidDataException"/>: nothing outside packs/ is read, and no folder is opened as a pack.
+    /// </summary>
+    public string PathOf(string pack)
+    {
+        if (pack.Length <= ".pack".Length || !pack.EndsWith(".pack", StringComparison.Ordinal) || pack.StartsWith('.')
+            || pack.AsSpan().IndexOfAny('/', '\\') >= 0 || pack.Contains('\0'))
+            throw new InvalidDataException($"{Folder}: '{pack}' is not a pack name");
+        return Path.Combine(Folder, pack);
+    }
 
     public IEnumerable<string> Names() =>
         Directory.Exists(Folder) ? Directory.EnumerateFiles(Folder, "*.pack").Select(Path.GetFileName).OfType<string>().Order(StringComparer.Ordinal) : [];

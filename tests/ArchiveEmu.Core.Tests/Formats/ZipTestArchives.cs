@@ -95,6 +95,37 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         return JsonSerializer.Deserialize<Dictionary<string, string>>(result.StdOut)!;
     }
 
+    private const string RecordsScript = """
+import zipfile, struct, json, sys
+data = open(sys.argv[1], 'rb').read()
+out = []
+for i in zipfile.ZipFile(sys.argv[1]).infolist():
+    n, e = struct.unpack_from('<HH', data, i.header_offset + 26)
+    start = i.header_offset + 30 + n + e
+    end = start + i.compress_size
+    if i.flag_bits & 8:
+        extra = data[i.header_offset + 30 + n:start]
+        zip64, k = False, 0
+        while k + 4 <= len(extra):
+            tag, length = struct.unpack_from('<HH', extra, k)
+            zip64, k = zip64 or tag == 1, k + 4 + length
+        signed = data[end:end + 4] == b'PK\x07\x08'
+        end += (4 if signed else 0) + 4 + (16 if zip64 else 8)
+    out.append({'name': i.filename, 'header': i.header_offset, 'data': start, 'size': i.compress_size, 'end': end})
+print(json.dumps(out))
+""";
+
+    /// <summary>One entry as Python's zipfile places it: local header, data start, stored size and the end of its record (descriptor included).</summary>
+    public sealed record Record(string Name, long Header, long Data, long Size, long End);
+
+    /// <summary>Every entry of the archive (directories included), in central directory order, as Python's zipfile reads it.</summary>
+    public static Record[] RecordsWithPython(string path)
+    {
+        var result = ExternalTool.Python(RecordsScript, path);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        return JsonSerializer.Deserialize<Record[]>(result.StdOut, new JsonSerializerOptions { PropertyNameCaseInsensitive = true })!;
+    }
+
     /// <summary>
     /// unzip -t, 7z t and bsdtar must all accept the archive; Python must see exactly <paramref name="expected"/>.
     /// <paramref name="sevenZip"/> false skips 7z, which does not open a zip that starts with gigabytes of other bytes.

@@ -5,16 +5,27 @@ namespace ArchiveEmu.Core.Tests.Fuzzing;
 
 /// <summary>What one mutated archive did to a format's reader and builder.</summary>
 /// <param name="Finding">Null when the behaviour was acceptable; otherwise what went wrong (a crash, a hang, unbounded memory, an unclear error).</param>
-internal sealed record FuzzOutcome(bool Accepted, string? Error, string? Finding);
+internal sealed record FuzzOutcome(bool Accepted, string? Error, string? Finding)
+{
+    /// <summary>For an accepted mutant, what was built from it (for <see cref="IndependentCheck"/>); otherwise null.</summary>
+    public BuiltMutant? Built { get; init; }
+}
+
+/// <summary>The bytes built from an accepted mutant: unchanged, and patched (<see cref="Replaced"/> and <see cref="Added"/> set to <see cref="FuzzCase.Replacement"/>).</summary>
+internal sealed record BuiltMutant(byte[] Unchanged, byte[] Patched, EntryKey? Replaced, EntryKey Added);
 
 /// <summary>
 /// Runs one mutated file through detection, the format's reader and its builder (unchanged and patched), reading
 /// every byte of what it builds, on its own thread with a time limit and an allocation budget. Acceptable: it
-/// works, or it fails with an IOException (ArchiveFormatException included) that names the file.
+/// works, or it fails with an IOException (ArchiveFormatException included) that names the file. What an accepted
+/// mutant built is handed back whole, for <see cref="IndependentCheck"/> to compare.
 /// </summary>
 internal static class FuzzCase
 {
     public static readonly TimeSpan TimeLimit = TimeSpan.FromSeconds(10);
+
+    /// <summary>What the patch puts in the replaced and the added entry: not zeros, so padding cannot pass for it.</summary>
+    public static readonly byte[] Replacement = Enumerable.Range(0, 333).Select(i => (byte)(i * 7 + 1)).ToArray();
 
     public static FuzzOutcome Run(IArchiveFormat format, string path, TimeSpan? timeLimit = null)
     {
@@ -36,9 +47,12 @@ internal static class FuzzCase
         {
             _ = ArchiveFormats.Detect(path);
             var index = format.ReadIndex(path);
-            ReadAll(format.Build(index, ArchivePatch.Empty), fileLength);
-            ReadAll(format.Build(index, Patch(format, index)), fileLength);
-            return Checked(new FuzzOutcome(true, null, null), before, budget);
+            var unchanged = ReadAll(format.Build(index, ArchivePatch.Empty), fileLength);
+            var patch = Patch(format, index);
+            var patched = ReadAll(format.Build(index, patch), fileLength);
+            var changes = patch.Changes.Select(c => c.Key).ToArray();
+            var built = new BuiltMutant(unchanged, patched, changes.Length == 2 ? changes[0] : null, changes[^1]);
+            return Checked(new FuzzOutcome(true, null, null) { Built = built }, before, budget);
         }
         catch (IOException e) when (e.Message.Contains(path, StringComparison.Ordinal))
         {
@@ -60,7 +74,7 @@ internal static class FuzzCase
     // Replace the first entry and add one, so the builder's layout code runs on whatever the reader accepted.
     private static ArchivePatch Patch(IArchiveFormat format, ArchiveIndex index)
     {
-        var bytes = EntryInput.FromBytes(new byte[333]);
+        var bytes = EntryInput.FromBytes(Replacement);
         var changes = new List<EntryChange>();
         if (format.Addressing == EntryAddressing.ByIndex)
         {
@@ -77,21 +91,22 @@ internal static class FuzzCase
         return new ArchivePatch(changes);
     }
 
-    private static void ReadAll(EmulatedArchive archive, long fileLength)
+    private static byte[] ReadAll(EmulatedArchive archive, long fileLength)
     {
         using (archive)
         {
             var file = archive.File;
             if (file.Length > 4 * fileLength + (1 << 20))
                 throw new InvalidOperationException($"emulated archive of {file.Length} bytes from a {fileLength}-byte original");
-            var buffer = new byte[64 * 1024];
+            var bytes = new byte[file.Length];
             for (long at = 0; at < file.Length;)
             {
-                int n = file.Read(at, buffer);
+                int n = file.Read(at, bytes.AsSpan((int)at, (int)Math.Min(64 * 1024, file.Length - at)));
                 if (n <= 0)
                     throw new InvalidOperationException($"read returned {n} at {at} of {file.Length}");
                 at += n;
             }
+            return bytes;
         }
     }
 }

@@ -42,6 +42,7 @@ internal static class FuzzSeeds
             {
                 TarEntry entry = format == TarEntryFormat.Pax ? new PaxTarEntry(TarEntryType.RegularFile, name) : new GnuTarEntry(TarEntryType.RegularFile, name);
                 entry.DataStream = new MemoryStream(Small(seed));
+                entry.ModificationTime = new DateTimeOffset(2001, 9, 9, 1, 46, 40, TimeSpan.Zero); // not now: a case must be the same mutant in every run
                 writer.WriteEntry(entry);
             }
         }

@@ -6,7 +6,7 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class CatCommand : ICommand
 {
     private readonly GameArguments _game = new();
-    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The file to read, relative to --game (such as data/textures.afs)" };
+    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The file to read, relative to --game (such as data/textures.afs) or a path inside it" };
     private readonly Option<string> _output = new("-o", "--output") { Description = "Write the bytes to FILE (atomically) instead of stdout", HelpName = "FILE" };
 
     public string Name => "cat";
@@ -22,8 +22,8 @@ internal sealed class CatCommand : ICommand
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var target = parse.GetRequiredValue(_archive);
         var game = _game.Resolve(parse, console);
+        var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
         using var file = game.OpenFile(target);
 
         if (parse.GetValue(_output) is { } output)

@@ -7,12 +7,12 @@ namespace ArchiveEmu.Cli.Commands;
 /// <summary><c>archiveemu ls</c>: the entries of an emulated archive, with size, state and origin.</summary>
 internal sealed class LsCommand : ICommand
 {
-    private readonly GameArguments _game = new();
-    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The archive to list, relative to --game (such as data/textures.afs)" };
+    private readonly GameArguments _game = new(modsRequired: false);
+    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The archive to list, relative to --game (such as data/textures.afs) or a path inside it" };
     private readonly Option<bool> _json = new("--json") { Description = "Write the listing as JSON on stdout" };
 
     public string Name => "ls";
-    public string Usage => "archiveemu ls --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [--json]";
+    public string Usage => "archiveemu ls --game DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [--json]";
 
     public Command Define(CliConsole console)
     {
@@ -24,8 +24,8 @@ internal sealed class LsCommand : ICommand
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var target = parse.GetRequiredValue(_archive);
         var game = _game.Resolve(parse, console);
+        var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
         using var archive = game.OpenArchive(target);
 
         if (parse.GetValue(_json))

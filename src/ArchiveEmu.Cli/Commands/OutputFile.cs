@@ -9,18 +9,20 @@ namespace ArchiveEmu.Cli.Commands;
 /// </summary>
 internal static class OutputFile
 {
+    /// <summary><c>cat -o</c>: nothing inside the game or a mod folder, nor onto <paramref name="reads"/>.</summary>
+    public static void RequireOutside(string output, RoutePlan plan, IEnumerable<string> reads) =>
+        RequireOutside(output, [(plan.GameFolder, "the game"), .. plan.Mods.Select(mod => (mod, "the mod"))], reads);
+
     /// <summary>Throws an <see cref="IOException"/> (exit 1, bad input) saying why <paramref name="output"/> (as given) is refused.</summary>
+    /// <param name="folders">Folders not to write into, each with whose files they hold ("the game" → "the game folder G … the game's files").</param>
     /// <param name="reads">The files the output is made from (links are resolved here).</param>
-    public static void RequireOutside(string output, RoutePlan plan, IEnumerable<string> reads)
+    public static void RequireOutside(string output, IReadOnlyList<(string Folder, string Whose)> folders, IEnumerable<string> reads)
     {
         var target = ResolvedPaths.Real(output);
         foreach (var path in new[] { ResolvedPaths.Location(output), target }.Distinct())
-        {
-            if (ResolvedPaths.IsInside(plan.GameFolder, path))
-                throw Refused(output, path, $"inside the game folder {plan.GameFolder} and would overwrite the game's files");
-            if (plan.Mods.FirstOrDefault(mod => ResolvedPaths.IsInside(mod, path)) is { } mod)
-                throw Refused(output, path, $"inside the mod folder {mod} and would overwrite the mod's files");
-        }
+            foreach (var (folder, whose) in folders)
+                if (ResolvedPaths.IsInside(folder, path))
+                    throw Refused(output, path, $"inside {whose} folder {folder} and would overwrite {whose}'s files");
         if (reads.Any(read => ResolvedPaths.Same(ResolvedPaths.Real(read), target)))
             throw Refused(output, target, "a file this command reads and would overwrite it");
     }

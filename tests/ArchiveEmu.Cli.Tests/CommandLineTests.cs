@@ -19,9 +19,9 @@ public sealed class CommandLineTests
     private const string GameOptions = "--game --mod --cache --no-cache";
 
     [TestCase("build", GameOptions + " --verify-content --merge --compress --max-archive-size --max-injected-size --json")]
-    [TestCase("cat", GameOptions + " --verify-content -o ARCHIVE")]
+    [TestCase("cat", GameOptions + " --verify-content -o --force ARCHIVE")]
     [TestCase("ls", GameOptions + " --verify-content --json ARCHIVE")]
-    [TestCase("vfs", "-o MAP.json")]
+    [TestCase("vfs", "-o --force MAP.json")]
     [TestCase("mount", GameOptions + " --merge --log-level MOUNTPOINT")]
     [TestCase("bench", "--runs --cold --drop-caches --random-reads --block-size --dir --json SCENARIO")]
     [TestCase("cache", "--cache ls verify gc clear")]

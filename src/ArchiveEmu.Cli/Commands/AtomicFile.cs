@@ -9,6 +9,9 @@ internal static class AtomicFile
     public static void Write(string path, Action<Stream> write)
     {
         var full = Path.GetFullPath(path);
+        var folder = Path.GetDirectoryName(full)!;
+        if (!Directory.Exists(folder)) // else the error would name the temp file, which the user never gave
+            throw new DirectoryNotFoundException($"{full}: its folder {folder} does not exist; create it first, or write elsewhere");
         var temp = $"{full}.{Environment.ProcessId}.tmp";
         try
         {

@@ -47,6 +47,8 @@ internal sealed class BuildCommand : ICommand
 
         var clock = Stopwatch.StartNew();
         var game = _game.Resolve(parse, console);
+        if (game.Cache is { } cache)
+            GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         double routeMs = clock.Elapsed.TotalMilliseconds;
 
         var reports = new List<BuildReport.Archive>();

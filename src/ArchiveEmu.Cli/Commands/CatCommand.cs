@@ -6,28 +6,34 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class CatCommand : ICommand
 {
     private readonly GameArguments _game = new();
-    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The file to read, relative to --game (such as data/textures.afs)" };
+    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The file to read, relative to --game (such as data/textures.afs) or a path inside it" };
     private readonly Option<string> _output = new("-o", "--output") { Description = "Write the bytes to FILE (atomically) instead of stdout", HelpName = "FILE" };
+    private readonly Option<bool> _force = new("--force") { Description = "Write -o even inside the game or a mod folder, or over a file it reads" };
 
     public string Name => "cat";
-    public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [-o FILE]";
+    public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [-o FILE [--force]]";
 
     public Command Define(CliConsole console)
     {
         var command = _game.AddTo(new Command(Name, "Write the exact bytes a reader of the modded game folder sees at ARCHIVE"));
         command.Arguments.Add(_archive);
         command.Options.Add(_output);
+        command.Options.Add(_force);
         return command.Runs(parse => Run(parse, console));
     }
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var target = parse.GetRequiredValue(_archive);
         var game = _game.Resolve(parse, console);
+        var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
         using var file = game.OpenFile(target);
 
         if (parse.GetValue(_output) is { } output)
+        {
+            if (!parse.GetValue(_force))
+                OutputFile.RequireOutside(output, game.Plan, file.Files.Select(f => f.Path).Append(Path.Combine(game.Plan.GameFolder, target)));
             AtomicFile.Write(output, stream => CopyTo(file, stream));
+        }
         else
         {
             using var stdout = Console.OpenStandardOutput();

@@ -10,13 +10,16 @@ internal sealed class GameArguments
 {
     public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR", Required = true };
 
-    public Option<string[]> Mods { get; } = new("--mod")
+    /// <param name="modsRequired">False where the game alone makes sense (<c>ls</c> of an original, to find its entries).</param>
+    public GameArguments(bool modsRequired = true) => Mods = new("--mod")
     {
-        Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first",
+        Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first" + (modsRequired ? "" : " (none: the original)"),
         HelpName = "DIR",
-        Required = true,
+        Required = modsRequired,
         Arity = ArgumentArity.OneOrMore,
     };
+
+    public Option<string[]> Mods { get; }
 
     public Option<string> Cache { get; } = new("--cache") { Description = "The merged file cache folder (default: ~/.cache/archiveemu)", HelpName = "DIR" };
 
@@ -41,13 +44,64 @@ internal sealed class GameArguments
     /// <summary>Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache.</summary>
     public EmulatedGame Resolve(ParseResult parse, CliConsole console)
     {
-        var plan = new ModRouter(parse.GetRequiredValue(Game), parse.GetRequiredValue(Mods)).Resolve();
+        var plan = new ModRouter(parse.GetRequiredValue(Game), parse.GetValue(Mods) ?? []).Resolve();
         return new EmulatedGame(plan)
         {
             Cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console),
             VerifyContent = parse.GetValue(VerifyContent),
         };
     }
+
+    /// <summary>
+    /// ARCHIVE as a path relative to the game folder: as given when relative (the routes refuse '..'), or an absolute path
+    /// inside the game folder, as written or once symlinks are resolved. An absolute path elsewhere is an <see cref="IOException"/>.
+    /// </summary>
+    public static string RelativeArchive(string archive, string gameFolder)
+    {
+        if (!Path.IsPathRooted(archive))
+            return archive;
+        foreach (var (root, path) in new[] { (Path.GetFullPath(gameFolder), Path.GetFullPath(archive)), (ResolvedPaths.Real(gameFolder), ResolvedPaths.Location(archive)) })
+            if (ResolvedPaths.IsInside(root, path) && !ResolvedPaths.Same(root.TrimEnd(Path.DirectorySeparatorChar), path))
+                return Path.GetRelativePath(root, path).Replace(Path.DirectorySeparatorChar, '/');
+        throw new IOException($"{archive}: not inside the game folder {Path.GetFullPath(gameFolder)}; "
+            + "give a file of the game, relative to it (such as data/textures.afs) or inside it");
+    }
+
+    /// <summary>
+    /// For a command that stores into the cache (<c>build</c>): the cache folder, or while it does not exist the folder it
+    /// would be made in, must take a new file; else an <see cref="IOException"/> naming the folder, what is wrong and the
+    /// ways out. A file deleted on close is the one check that answers alike for root, ACLs and read-only mounts; without
+    /// it a read-only folder failed on the lock file ("Read-only file system : …/lock"), or waited two minutes for it.
+    /// </summary>
+    public static void RequireWritableCache(string folder, bool merging)
+    {
+        var full = Path.GetFullPath(folder);
+        var existing = full;
+        while (!Directory.Exists(existing) && Path.GetDirectoryName(existing) is { } parent)
+            existing = parent;
+        string problem;
+        try
+        {
+            var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write, Options = FileOptions.DeleteOnClose };
+            if (!OperatingSystem.IsWindows())
+                options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
+            using var probe = new FileStream(Path.Combine(existing, $".archiveemu-write-check-{Environment.ProcessId}"), options);
+            return;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            problem = "is not writable (permission denied)";
+        }
+        catch (IOException e) when (!OperatingSystem.IsWindows() && e.HResult == ReadOnlyFileSystem)
+        {
+            problem = "is on a read-only file system";
+        }
+        var ways = merging ? "give a writable folder with --cache DIR, or drop --merge and build with --no-cache"
+            : "build with --no-cache, or give a writable folder with --cache DIR";
+        throw new IOException($"{full}: the cache folder {problem}; {ways}");
+    }
+
+    private const int ReadOnlyFileSystem = 30; // EROFS: .NET's IOException carries the errno as its HResult on Unix
 
     /// <summary>The cache at <paramref name="folder"/> (the default folder when null), warning on stderr about damaged entries.</summary>
     public static MergedFileCache OpenCache(string? folder, CliConsole console) =>

@@ -7,12 +7,12 @@ namespace ArchiveEmu.Cli.Commands;
 /// <summary><c>archiveemu ls</c>: the entries of an emulated archive, with size, state and origin.</summary>
 internal sealed class LsCommand : ICommand
 {
-    private readonly GameArguments _game = new();
-    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The archive to list, relative to --game (such as data/textures.afs)" };
+    private readonly GameArguments _game = new(modsRequired: false);
+    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The archive to list, relative to --game (such as data/textures.afs) or a path inside it" };
     private readonly Option<bool> _json = new("--json") { Description = "Write the listing as JSON on stdout" };
 
     public string Name => "ls";
-    public string Usage => "archiveemu ls --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [--json]";
+    public string Usage => "archiveemu ls --game DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [--json]";
 
     public Command Define(CliConsole console)
     {
@@ -24,8 +24,8 @@ internal sealed class LsCommand : ICommand
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var target = parse.GetRequiredValue(_archive);
         var game = _game.Resolve(parse, console);
+        var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
         using var archive = game.OpenArchive(target);
 
         if (parse.GetValue(_json))
@@ -41,10 +41,19 @@ internal sealed class LsCommand : ICommand
             return 0;
         }
 
-        console.Out.WriteLine($"{target}  {archive.Original.Format.Name}  {archive.Entries.Count(e => e.State != EntryState.Deleted)} entries  {archive.File.Length} bytes");
+        // An index format keeps a deleted entry's slot (empty, still counted); a name format drops the entry: it is
+        // listed last, without an index: its old one may be another entry's now.
+        bool Gone(EmulatedEntry e) => e.State == EntryState.Deleted && archive.Original.Format.Addressing == EntryAddressing.ByName;
+        var kept = archive.Entries.Where(e => !Gone(e)).ToArray();
+        var dropped = archive.Entries.Where(Gone).ToArray();
+        var counted = kept.Length == 1 ? "1 entry" : $"{kept.Length} entries";
+        var deleted = dropped.Length == 0 ? "" : $" (and {dropped.Length} deleted)";
+        console.Out.WriteLine($"{target}  {archive.Original.Format.Name}  {counted}{deleted}  {archive.File.Length} bytes");
         console.Out.WriteLine($"{"index",6}  {"size",10}  {"state",-8}  {"origin",-16}  name");
-        foreach (var e in archive.Entries)
+        foreach (var e in kept)
             console.Out.WriteLine($"{e.Index,6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {e.Name ?? "-"}");
+        foreach (var e in dropped)
+            console.Out.WriteLine($"{"-",6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {e.Name ?? "-"}");
         return 0;
     }
 

@@ -13,15 +13,17 @@ internal sealed class VfsCommand : ICommand
 {
     private readonly Argument<string> _map = new("MAP.json") { Description = "The JSON segment map (see fixtures/vfs/)" };
     private readonly Option<string> _output = new("-o", "--output") { Description = "Also write the virtual file's bytes to FILE (atomically)", HelpName = "FILE" };
+    private readonly Option<bool> _force = new("--force") { Description = "Write -o even over the map or a file it reads" };
 
     public string Name => "vfs";
-    public string Usage => "archiveemu vfs MAP.json [-o FILE]";
+    public string Usage => "archiveemu vfs MAP.json [-o FILE [--force]]";
 
     public Command Define(CliConsole console)
     {
         var command = new Command(Name, "Build the virtual file a segment map describes, read it three ways and check it against the map");
         command.Arguments.Add(_map);
         command.Options.Add(_output);
+        command.Options.Add(_force);
         return command.Runs(parse => Run(parse, console));
     }
 
@@ -32,6 +34,8 @@ internal sealed class VfsCommand : ICommand
 
         var map = SegmentMapFile.Load(mapPath);
         using var file = map.File;
+        if (parse.GetValue(_output) is { } target && !parse.GetValue(_force))
+            OutputFile.RequireOutside(target, [], file.Files.Select(f => f.Path).Append(map.Path));
         if (file.Length > int.MaxValue)
             throw new InvalidDataException($"{map.Path}: virtual file is {file.Length} bytes; vfs checks files under 2 GiB");
 

@@ -2,7 +2,7 @@ using System.Runtime.InteropServices;
 
 namespace ArchiveEmu.Cli.Interop;
 
-/// <summary>The libc calls the command line makes (the bench's cache dropping), declared once.</summary>
+/// <summary>The libc calls the command line makes (the bench's cache dropping, resolving paths), declared once.</summary>
 internal static partial class LibC
 {
     public const int POSIX_FADV_DONTNEED = 4;
@@ -16,4 +16,11 @@ internal static partial class LibC
 
     [LibraryImport("libc", EntryPoint = "geteuid")]
     public static partial uint GetEuid();
+
+    /// <summary>realpath(3) with a null buffer: a malloc'd string the caller frees with <see cref="Free"/>; zero on error.</summary>
+    [LibraryImport("libc", EntryPoint = "realpath", StringMarshalling = StringMarshalling.Utf8)]
+    public static partial nint RealPath(string path, nint resolved);
+
+    [LibraryImport("libc", EntryPoint = "free")]
+    public static partial void Free(nint pointer);
 }

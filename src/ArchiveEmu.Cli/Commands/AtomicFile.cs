@@ -20,7 +20,14 @@ internal static class AtomicFile
                 write(stream);
                 stream.Flush(flushToDisk: true);
             }
-            File.Move(temp, full, overwrite: true);
+            try
+            {
+                File.Move(temp, full, overwrite: true);
+            }
+            catch (UnauthorizedAccessException) // .NET's message names no file
+            {
+                throw new IOException($"{full}: cannot be replaced (access denied: read-only, or held open by another program)");
+            }
         }
         catch
         {

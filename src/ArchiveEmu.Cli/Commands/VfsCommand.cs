@@ -58,7 +58,10 @@ internal sealed class VfsCommand : ICommand
             console.Out.WriteLine($"expected  {(matches ? "match" : $"MISMATCH (map says {map.ExpectedSha256})")}");
 
         if (parse.GetValue(_output) is { } output)
+        {
+            file.Dispose(); // its handles closed first: Windows will not rename over a source still open (-o onto it with --force)
             AtomicFile.Write(output, sequential);
+        }
         console.Out.WriteLine($"time      {clock.Elapsed.TotalMilliseconds:F1} ms");
 
         if (agree && matches)

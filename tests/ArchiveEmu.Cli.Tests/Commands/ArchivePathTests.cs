@@ -39,7 +39,7 @@ public sealed class ArchivePathTests
         var outside = _dir.Write("other/ui.zip", File.ReadAllBytes(Path.Combine(Game, "data", "ui.zip")));
         var result = CliRun.Run("cat", "--game", Game, "--mod", Hd, "--no-cache", outside, "-o", _dir["out.zip"]);
         Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
-        Assert.That(result.Error, Is.EqualTo(
+        Assert.That(result.Error.ReplaceLineEndings("\n"), Is.EqualTo(
             $"archiveemu cat: {outside}: not inside the game folder {Game}; give a file of the game, relative to it (such as data/textures.afs) or inside it\n"),
             result.ToString());
         Assert.That(File.Exists(_dir["out.zip"]), Is.False);

@@ -28,7 +28,7 @@ public sealed class OutputFolderMissingTests
         foreach (var (command, result) in runs)
         {
             Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
-            Assert.That(result.Error, Is.EqualTo(
+            Assert.That(result.Error.ReplaceLineEndings("\n"), Is.EqualTo(
                 $"archiveemu {command}: {output}: its folder {_dir["missing/deeper"]} does not exist; create it first, or write elsewhere\n"), result.ToString());
         }
         Assert.That(Directory.EnumerateFileSystemEntries(_dir.Path), Is.Empty, "nothing created");

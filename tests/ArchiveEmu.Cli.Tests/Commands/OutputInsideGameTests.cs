@@ -39,7 +39,7 @@ public sealed class OutputInsideGameTests
             var result = Cat(output);
             Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
             var that = output == target ? "" : $" (that is {target})";
-            Assert.That(result.Error, Is.EqualTo(
+            Assert.That(result.Error.ReplaceLineEndings("\n"), Is.EqualTo(
                 $"archiveemu cat: -o {output}{that}: refused, it is inside the game folder {_game} and would overwrite the game's files; "
                 + "write it elsewhere, or add --force\n"), result.ToString());
             Assert.That(File.ReadAllBytes(target), Is.EqualTo(_originalZip), "the game's archive is untouched");
@@ -59,7 +59,7 @@ public sealed class OutputInsideGameTests
         var modFile = _dir["mod/data/ui.zip/layout.txt"];
         result = Cat(modFile);
         Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
-        Assert.That(result.Error, Is.EqualTo(
+        Assert.That(result.Error.ReplaceLineEndings("\n"), Is.EqualTo(
             $"archiveemu cat: -o {modFile}: refused, it is inside the mod folder {_mod} and would overwrite the mod's files; "
             + "write it elsewhere, or add --force\n"), result.ToString());
         Assert.That(File.ReadAllBytes(modFile), Is.EqualTo("mod layout\n"u8.ToArray()));
@@ -99,7 +99,7 @@ public sealed class OutputInsideGameTests
             var result = Cat(output);
             Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
             var that = output == real ? "" : $" (that is {real})";
-            Assert.That(result.Error, Is.EqualTo($"archiveemu cat: -o {output}{that}: refused, it is {why}; write it elsewhere, or add --force\n"),
+            Assert.That(result.Error.ReplaceLineEndings("\n"), Is.EqualTo($"archiveemu cat: -o {output}{that}: refused, it is {why}; write it elsewhere, or add --force\n"),
                 result.ToString());
             Assert.That(File.ReadAllBytes(disk2), Is.EqualTo(_originalZip), output);
         }

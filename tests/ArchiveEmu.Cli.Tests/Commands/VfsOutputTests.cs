@@ -32,7 +32,7 @@ public sealed class VfsOutputTests
             var before = File.ReadAllBytes(output);
             var result = CliRun.Run("vfs", _map, "-o", output);
             Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
-            Assert.That(result.Error, Is.EqualTo(
+            Assert.That(result.Error.ReplaceLineEndings("\n"), Is.EqualTo(
                 $"archiveemu vfs: -o {output}: refused, it is a file this command reads and would overwrite it; write it elsewhere, or add --force\n"),
                 result.ToString());
             Assert.That(File.ReadAllBytes(output), Is.EqualTo(before), name);

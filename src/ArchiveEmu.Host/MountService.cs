@@ -25,13 +25,13 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     public Task StartAsync(CancellationToken cancellationToken)
     {
         var mountPoint = Path.GetFullPath(options.MountPoint!);
+        var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
+            new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
+        bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
         var plan = new ModRouter(options.Game!, options.Mods).Resolve();
         foreach (var conflict in plan.Conflicts)
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
-        var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
-            new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
-        bool storing = cache is not null && CanStore(cache);
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
         var game = new EmulatedGame(plan, pool) { Cache = cache };

@@ -61,7 +61,8 @@ public sealed class MountUserMistakesTests
     public void ReadOnlyCache_MergeAlways_OneLine_Exit1_NothingMounted()
     {
         MakeReadOnly(_game.Cache);
-        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0],
+        // Both mods: they conflict on an entry, and the conflict lines must not come before the refusal.
+        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
             "--cache", _game.Cache, "--merge", "always", _game.MountPoint);
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1), host.Output);
         AssertOneErrorLine(host, $"{_game.Cache}: the cache folder is on a read-only file system; --merge always stores into it: "

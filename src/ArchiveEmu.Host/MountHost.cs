@@ -9,7 +9,8 @@ namespace ArchiveEmu.Host;
 /// <summary>
 /// Runs the mount host until Ctrl+C/SIGTERM: options from appsettings.json (next to the program), the
 /// environment (ARCHIVEEMU_ prefix) and the command line; Serilog logging. A bad set-up (options, no
-/// /dev/fuse or libfuse3, a busy mount point) is one clear line and exit code 1. Used by the host's own
+/// /dev/fuse or libfuse3, a busy mount point or one inside the game, a read-only cache with merge always)
+/// is one clear line and exit code 1. Used by the host's own
 /// Main and, in-process, by <c>archiveemu mount</c>.
 /// </summary>
 public static class MountHost
@@ -76,6 +77,8 @@ public static class MountHost
             return "the FUSE mount needs Linux";
         if (!StatFields.IsSupported)
             return $"the FUSE mount supports x86_64 and arm64, not {System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture}";
+        if (MountPointPlace.Check(options.MountPoint!, options.Game!, options.Mods) is { } inside)
+            return inside;
         if (!File.Exists("/dev/fuse"))
             return "/dev/fuse not found: load the fuse kernel module (modprobe fuse), or give the container --device /dev/fuse";
         if (!options.UsesKernelProtocol && LibFuse.Unavailable() is { } noLibrary)

@@ -25,16 +25,17 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     public Task StartAsync(CancellationToken cancellationToken)
     {
         var mountPoint = Path.GetFullPath(options.MountPoint!);
+        var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
+            new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
+        bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
         var plan = new ModRouter(options.Game!, options.Mods).Resolve();
         foreach (var conflict in plan.Conflicts)
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
-        var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
-            new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
         var game = new EmulatedGame(plan, pool) { Cache = cache };
-        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, options.ChunkCompression, logger);
+        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, options.ChunkCompression, storing, logger);
         var fs = _fs = new ModdedGameFileSystem(game, pool, builder, logger);
 
         ModFolderWatcher? watcher = null;
@@ -62,8 +63,25 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse})",
             plan.GameFolder, plan.Mods.Count, mountPoint, plan.Archives.Count, plan.Overrides.Count,
-            cache?.Folder ?? "off", options.Merge, _mount.Describe());
+            cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe());
         return Task.CompletedTask;
+    }
+
+    /// <summary>
+    /// Whether the mount may store into the cache. A folder it cannot write is said once and then only read (its valid
+    /// entries served, the rest emulated); before this check every stat of an archive waited two minutes on the writer
+    /// lock, then failed. With merge always, storing is the point: refused with one line.
+    /// </summary>
+    private bool CanStore(MergedFileCache cache)
+    {
+        if (CacheFolderAccess.WhyNotWritable(cache.Folder) is not { } problem)
+            return true;
+        if (options.Policy == MergePolicy.Always)
+            throw new IOException($"{cache.Folder}: the cache folder {problem}; --merge always stores into it: "
+                                  + "give a writable folder with --cache DIR, or drop --merge always");
+        logger.LogWarning("{Folder}: the cache folder {Problem}; serving the entries already in it, storing nothing, the rest by emulation",
+            cache.Folder, problem);
+        return false;
     }
 
     // ro + default_permissions: the kernel refuses writes (EROFS) and checks modes itself. Attribute and entry

@@ -68,40 +68,18 @@ internal sealed class GameArguments
     }
 
     /// <summary>
-    /// For a command that stores into the cache (<c>build</c>): the cache folder, or while it does not exist the folder it
-    /// would be made in, must take a new file; else an <see cref="IOException"/> naming the folder, what is wrong and the
-    /// ways out. A file deleted on close is the one check that answers alike for root, ACLs and read-only mounts; without
-    /// it a read-only folder failed on the lock file ("Read-only file system : …/lock"), or waited two minutes for it.
+    /// For a command that stores into the cache (<c>build</c>): the cache folder must take a new file
+    /// (<see cref="CacheFolderAccess.WhyNotWritable"/>); else an <see cref="IOException"/> naming the folder, what is wrong and
+    /// the ways out.
     /// </summary>
     public static void RequireWritableCache(string folder, bool merging)
     {
-        var full = Path.GetFullPath(folder);
-        var existing = full;
-        while (!Directory.Exists(existing) && Path.GetDirectoryName(existing) is { } parent)
-            existing = parent;
-        string problem;
-        try
-        {
-            var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write, Options = FileOptions.DeleteOnClose };
-            if (!OperatingSystem.IsWindows())
-                options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
-            using var probe = new FileStream(Path.Combine(existing, $".archiveemu-write-check-{Environment.ProcessId}"), options);
+        if (CacheFolderAccess.WhyNotWritable(folder) is not { } problem)
             return;
-        }
-        catch (UnauthorizedAccessException)
-        {
-            problem = "is not writable (permission denied)";
-        }
-        catch (IOException e) when (!OperatingSystem.IsWindows() && e.HResult == ReadOnlyFileSystem)
-        {
-            problem = "is on a read-only file system";
-        }
         var ways = merging ? "give a writable folder with --cache DIR, or drop --merge and build with --no-cache"
             : "build with --no-cache, or give a writable folder with --cache DIR";
-        throw new IOException($"{full}: the cache folder {problem}; {ways}");
+        throw new IOException($"{Path.GetFullPath(folder)}: the cache folder {problem}; {ways}");
     }
-
-    private const int ReadOnlyFileSystem = 30; // EROFS: .NET's IOException carries the errno as its HResult on Unix
 
     /// <summary>The cache at <paramref name="folder"/> (the default folder when null), warning on stderr about damaged entries.</summary>
     public static MergedFileCache OpenCache(string? folder, CliConsole console) =>

@@ -18,7 +18,7 @@ public sealed partial class MergedFileCache
         var damaged = results.Where(r => !r.Ok).Select(r => r.Entry.Key).ToHashSet();
         if (damaged.Count > 0 && Directory.Exists(Folder))
         {
-            using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait);
+            using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
             var index = ReadIndex();
             index.Entries.RemoveAll(e => damaged.Contains(e.Key));
             Commit(index);
@@ -60,7 +60,7 @@ public sealed partial class MergedFileCache
     {
         if (!Directory.Exists(Folder))
             return new CollectResult(0, 0, 0, 0);
-        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait);
+        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
         var index = ReadIndex();
         var cutoff = DateTime.UtcNow - maxAge;
         var live = index.Entries.Where(e => LastUsed(e) >= cutoff && Check(e) is null).ToList();
@@ -122,7 +122,7 @@ public sealed partial class MergedFileCache
     {
         if (!Directory.Exists(Folder))
             return;
-        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait);
+        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
         Commit(CacheIndex.Empty);
         foreach (var p in _packs.Names())
             File.Delete(_packs.PathOf(p));

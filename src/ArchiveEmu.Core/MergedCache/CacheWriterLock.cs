@@ -3,7 +3,8 @@ namespace ArchiveEmu.Core.MergedCache;
 /// <summary>
 /// The one-writer-at-a-time lock of a cache folder: an exclusive open of its <c>lock</c> file (an
 /// advisory flock on Linux, released by the kernel if the holder dies, so a kill -9 never leaves it held).
-/// Readers never take it.
+/// Readers never take it. Only a lock another process holds is waited for; any other failure (a read-only
+/// or missing folder, no permission) is thrown at once, naming the folder.
 /// </summary>
 internal sealed class CacheWriterLock : IDisposable
 {
@@ -11,31 +12,45 @@ internal sealed class CacheWriterLock : IDisposable
 
     private CacheWriterLock(FileStream file) => _file = file;
 
-    /// <summary>Waits up to <paramref name="timeout"/> for the lock; null if another writer still holds it.</summary>
-    public static CacheWriterLock? TryAcquire(string folder, TimeSpan timeout)
+    /// <summary>
+    /// Waits up to <paramref name="timeout"/> for the lock, telling <paramref name="waiting"/> once when a wait starts;
+    /// null if another writer still holds it.
+    /// </summary>
+    public static CacheWriterLock? TryAcquire(string folder, TimeSpan timeout, Action<string>? waiting = null)
     {
         var path = Path.Combine(folder, "lock");
         var deadline = DateTime.UtcNow + timeout;
+        bool told = false;
         while (true)
         {
             try
             {
                 return new CacheWriterLock(PrivateFiles.Open(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None));
             }
-            catch (IOException) when (DateTime.UtcNow < deadline)
+            catch (IOException e) when (IsHeldByAnother(e))
             {
+                if (DateTime.UtcNow >= deadline)
+                    return null;
+                if (!told)
+                    waiting?.Invoke($"{path}: another archiveemu process is writing this cache; waiting up to {timeout.TotalSeconds:0} s for it to finish");
+                told = true;
                 Thread.Sleep(50);
             }
-            catch (IOException) when (File.Exists(path))
+            catch (Exception e) when (CacheFolderAccess.Problem(e) is { } problem)
             {
-                return null; // held by another process past the deadline
+                throw new IOException($"{Path.GetFullPath(folder)}: the cache folder {problem}; nothing can be stored in it", e);
             }
         }
     }
 
-    public static CacheWriterLock Acquire(string folder, TimeSpan timeout) =>
-        TryAcquire(folder, timeout) ?? throw new IOException(
+    public static CacheWriterLock Acquire(string folder, TimeSpan timeout, Action<string>? waiting = null) =>
+        TryAcquire(folder, timeout, waiting) ?? throw new IOException(
             $"{Path.Combine(folder, "lock")}: the cache is being written by another archiveemu process (waited {timeout.TotalSeconds:0} s)");
+
+    // Linux and macOS: flock's EWOULDBLOCK as the IOException's HResult; Windows: ERROR_SHARING_VIOLATION or ERROR_LOCK_VIOLATION.
+    private static bool IsHeldByAnother(IOException e) => OperatingSystem.IsWindows()
+        ? (e.HResult & 0xFFFF) is 32 or 33
+        : e.HResult == (OperatingSystem.IsMacOS() ? 35 : 11);
 
     public void Dispose() => _file.Dispose();
 }

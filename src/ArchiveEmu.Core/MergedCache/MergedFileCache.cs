@@ -9,8 +9,8 @@ public enum ChunkCompression { None, Lz4 }
 
 /// <summary>Settings of a <see cref="MergedFileCache"/>.</summary>
 /// <param name="ChunkSize">Uncompressed bytes per independently stored chunk.</param>
-/// <param name="LockTimeout">How long a writer waits for another writer to finish.</param>
-/// <param name="Warn">Where warnings go (a damaged index or pack); nothing is thrown for them.</param>
+/// <param name="LockTimeout">How long a writer waits for another writer to finish (said through <paramref name="Warn"/> when a wait starts).</param>
+/// <param name="Warn">Where warnings go (a damaged index or pack, a wait for another writer); nothing is thrown for them.</param>
 public sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null)
 {
     public TimeSpan WriterWait => LockTimeout ?? TimeSpan.FromMinutes(2);
@@ -162,7 +162,7 @@ public sealed partial class MergedFileCache
         Action<long, long>? progress = null)
     {
         PrivateFiles.CreateFolder(Folder);
-        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait);
+        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
         var index = ReadIndex();
         if (index.Find(key.Hash) is { } existing && (existing.Merged is not null || !merge))
         {

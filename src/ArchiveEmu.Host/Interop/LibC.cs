@@ -41,6 +41,13 @@ internal static unsafe partial class LibC
     [LibraryImport("libc", EntryPoint = "closedir")]
     public static partial int CloseDir(IntPtr directory);
 
+    /// <summary>realpath(3) with a null buffer: a malloc'd string the caller frees with <see cref="Free"/>; zero on error.</summary>
+    [LibraryImport("libc", EntryPoint = "realpath", StringMarshalling = StringMarshalling.Utf8)]
+    public static partial nint RealPath(string path, nint resolved);
+
+    [LibraryImport("libc", EntryPoint = "free")]
+    public static partial void Free(nint pointer);
+
     [LibraryImport("libc", EntryPoint = "geteuid")]
     public static partial uint GetEuid();
 

@@ -7,15 +7,16 @@ namespace ArchiveEmu.Host.Mount;
 
 /// <summary>
 /// Builds the version of an archive the mount serves, through the serving layer (merged bytes from the cache when
-/// it holds them or the policy packs them now, else emulated), and logs one line per archive built.
+/// it holds them or the policy packs them now, else emulated), and logs one line per archive built. Without
+/// <paramref name="storing"/> (a cache folder it cannot write) the cache is only read: nothing stored, no private copy.
 /// </summary>
-internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresholds, ChunkCompression compression, ILogger logger)
+internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresholds, ChunkCompression compression, bool storing, ILogger logger)
 {
     public ServedFile Build(EmulatedGame game, ArchiveRoute route, DateTime modified, ReadCounters counters)
     {
         var served = game.Serve(route, new ServeRequest
         {
-            Merge = game.Cache is null ? null : policy,
+            Merge = game.Cache is null || !storing ? null : policy,
             Thresholds = thresholds,
             Compression = compression,
             OpenFile = true,
@@ -25,6 +26,6 @@ internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresho
             route.RelativePath, served.Reason, served.Summary!.Entries, Units.Bytes(served.File!.Length),
             (served.BuildTime + served.StoreTime).TotalMilliseconds);
         // A merged version is one file's bytes, so the kernel may read a private copy of it (FUSE passthrough).
-        return new ServedFile(served.File, route.GamePath, modified, counters, served.How == ServedAs.Merged ? game.Cache!.Folder : null);
+        return new ServedFile(served.File, route.GamePath, modified, counters, served.How == ServedAs.Merged && storing ? game.Cache!.Folder : null);
     }
 }

@@ -194,6 +194,8 @@ public sealed class WindowsPathTests
         release.Wait();
         Assert.That(build.ExitCode, Is.Zero, build.ToString());
         Assert.That(DateTime.UtcNow - started, Is.GreaterThanOrEqualTo(TimeSpan.FromMilliseconds(400)), "the build waited for the lock");
+        Assert.That(build.Error, Does.Contain($"archiveemu: warning: {Path.Combine(cache, "lock")}: another archiveemu process is writing this cache; "
+                                              + "waiting up to 120 s for it to finish"), "the wait is said once when it starts (issue 18)");
         Assert.That(CliRun.Run(["cache", "verify", "--cache", cache]).ExitCode, Is.Zero);
     }
 

@@ -1,0 +1,43 @@
+namespace ArchiveEmu.Core.MergedCache;
+
+/// <summary>Whether a cache folder takes new files, and what is wrong in words a user can act on when it does not.</summary>
+public static class CacheFolderAccess
+{
+    private const int ReadOnlyFileSystem = 30; // EROFS: .NET's IOException carries the errno as its HResult on Unix
+    private const int PermissionDenied = 13, NotPermitted = 1; // EACCES, EPERM
+
+    /// <summary>
+    /// Null when <paramref name="folder"/>, or while it does not exist the nearest folder it would be made in, takes a new
+    /// file; else what is wrong, as "is on a read-only file system" or "is not writable (permission denied)". A file deleted
+    /// on close is the one check that answers alike for root, ACLs and read-only mounts.
+    /// </summary>
+    public static string? WhyNotWritable(string folder)
+    {
+        var existing = Path.GetFullPath(folder);
+        while (!Directory.Exists(existing) && Path.GetDirectoryName(existing) is { } parent)
+            existing = parent;
+        try
+        {
+            var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write, Options = FileOptions.DeleteOnClose };
+            if (!OperatingSystem.IsWindows())
+                options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
+            using var probe = new FileStream(Path.Combine(existing, $".archiveemu-write-check-{Environment.ProcessId}"), options);
+            return null;
+        }
+        catch (Exception e) when (Problem(e) is { } problem)
+        {
+            return problem;
+        }
+    }
+
+    /// <summary>What <paramref name="e"/>, thrown by creating or opening a file in the cache folder, says is wrong with the folder; null when it is something else.</summary>
+    internal static string? Problem(Exception e) => e switch
+    {
+        UnauthorizedAccessException => "is not writable (permission denied)",
+        DirectoryNotFoundException => "does not exist",
+        IOException when OperatingSystem.IsWindows() => null,
+        IOException { HResult: ReadOnlyFileSystem } => "is on a read-only file system",
+        IOException { HResult: PermissionDenied or NotPermitted } => "is not writable (permission denied)",
+        _ => null,
+    };
+}

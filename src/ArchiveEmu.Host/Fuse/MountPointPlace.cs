@@ -1,0 +1,56 @@
+using System.Runtime.InteropServices;
+using ArchiveEmu.Host.Interop;
+
+namespace ArchiveEmu.Host.Fuse;
+
+/// <summary>
+/// Refuses a mount point inside the game or a mod folder, or one of those folders itself: the mount would show itself
+/// inside itself (<c>find</c> recursed forever). Paths are compared with their symlinks resolved, as the game's own are followed.
+/// </summary>
+internal static class MountPointPlace
+{
+    /// <summary>The one-line refusal, or null when <paramref name="mountPoint"/> is outside the game and every mod folder.</summary>
+    public static string? Check(string mountPoint, string game, IEnumerable<string> mods)
+    {
+        var full = Path.GetFullPath(mountPoint);
+        var real = Real(full);
+        foreach (var (kind, folder) in mods.Select(m => ("mod", m)).Prepend(("game", game)))
+        {
+            var root = Real(folder);
+            string where;
+            if (real == root)
+                where = $"the {kind} folder {Path.GetFullPath(folder)} itself";
+            else if (real.StartsWith(root.TrimEnd('/') + "/", StringComparison.Ordinal))
+                where = $"inside the {kind} folder {Path.GetFullPath(folder)}";
+            else
+                continue;
+            var resolved = real == full.TrimEnd('/') ? "" : $" (it is {real})";
+            return $"{full}: the mount point is {where}{resolved}, so the mount would show itself inside itself; "
+                   + "pick a mount point outside the game and mod folders";
+        }
+        return null;
+    }
+
+    /// <summary>The full path with its symlinks resolved (realpath(3)) as far as it exists, the rest appended.</summary>
+    private static string Real(string path)
+    {
+        var rest = "";
+        for (var existing = Path.GetFullPath(path).TrimEnd('/'); existing.Length > 0; existing = Path.GetDirectoryName(existing) ?? "")
+        {
+            nint resolved = LibC.RealPath(existing, 0);
+            if (resolved != 0)
+            {
+                try
+                {
+                    return Path.Join(Marshal.PtrToStringUTF8(resolved), rest).TrimEnd('/');
+                }
+                finally
+                {
+                    LibC.Free(resolved);
+                }
+            }
+            rest = Path.Join(Path.GetFileName(existing), rest);
+        }
+        return Path.GetFullPath(path).TrimEnd('/');
+    }
+}

@@ -1,0 +1,113 @@
+using System.Diagnostics;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.MergedCache;
+
+/// <summary>
+/// Issue 18: the writer lock retried every IOException for its whole wait, so a read-only or missing cache folder stalled a
+/// writer two minutes, then blamed "another archiveemu process". Now only a lock another process holds is waited for (said
+/// once, when the wait starts); anything else fails at once naming the folder.
+/// </summary>
+[NonParallelizable]
+public sealed class CacheWriterLockTests
+{
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(5); // the old code waits all of it on any error
+    private TempDirectory _dir = null!;
+    private CacheTestGame? _game; // disposed after the read-only mount is gone
+    private string? _boundReadOnly;
+
+    [SetUp]
+    public void CreateFolder()
+    {
+        _dir = new TempDirectory("lock");
+        _game = null;
+        _boundReadOnly = null;
+    }
+
+    [TearDown]
+    public void CleanUp()
+    {
+        // until it is gone: a bind mount left behind would outlive the test (seen once after a failed run)
+        for (int i = 0; _boundReadOnly is not null && i < 5 && File.ReadAllText("/proc/self/mounts").Contains($" {_boundReadOnly} "); i++)
+            ExternalTool.Run("/bin/umount", "-l", _boundReadOnly);
+        _game?.Dispose();
+        _dir?.Dispose();
+    }
+
+    [Test]
+    public void Acquire_ReadOnlyFileSystem_FailsAtOnce_NamingTheFolder()
+    {
+        var folder = ReadOnlyFolder(withLockFile: true);
+        var clock = Stopwatch.StartNew();
+        Assert.That(() => CacheWriterLock.Acquire(folder, Patience), Throws.InstanceOf<IOException>()
+            .With.Message.EqualTo($"{folder}: the cache folder is on a read-only file system; nothing can be stored in it"));
+        Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(2)));
+    }
+
+    [Test]
+    public void Store_ReadOnlyCacheFolder_FailsAtOnce_WithoutWarningOfAWait()
+    {
+        var game = _game = new CacheTestGame(entries: 4, entrySize: 1000);
+        var cache = game.Cache();
+        game.BuildAll(cache, merge: false); // a cache folder with its lock file, then made read-only
+        var folder = ReadOnlyFolder(withLockFile: false, game.CacheFolder);
+        var impatient = new MergedFileCache(folder, new CacheOptions(LockTimeout: Patience, Warn: game.Warnings.Add));
+        var play = game.Game(impatient);
+        var route = play.Plan.FindArchive("data/tex.afs")!;
+        using var archive = play.Build(route);
+        var clock = Stopwatch.StartNew();
+        Assert.That(() => impatient.Store(play.KeyOf(route), archive, merge: true, ChunkCompression.Lz4), Throws.InstanceOf<IOException>()
+            .With.Message.EqualTo($"{folder}: the cache folder is on a read-only file system; nothing can be stored in it"));
+        Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(2)));
+        Assert.That(game.Warnings, Is.Empty);
+    }
+
+    [Test]
+    public void Acquire_FolderMissing_FailsAtOnce_NamingTheFolder()
+    {
+        var folder = _dir["gone"];
+        var clock = Stopwatch.StartNew();
+        Assert.That(() => CacheWriterLock.Acquire(folder, Patience), Throws.InstanceOf<IOException>()
+            .With.Message.EqualTo($"{folder}: the cache folder does not exist; nothing can be stored in it"));
+        Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(2)));
+    }
+
+    [Test]
+    public void Store_LockHeldByAnotherWriter_SaysOnceThatItWaits_ThenGivesUpNamingTheLock()
+    {
+        var game = _game = new CacheTestGame(entries: 4, entrySize: 1000);
+        var warnings = new List<string>();
+        var impatient = new MergedFileCache(game.CacheFolder, new CacheOptions(LockTimeout: TimeSpan.FromMilliseconds(600), Warn: warnings.Add));
+        var play = game.Game(impatient);
+        var route = play.Plan.FindArchive("data/tex.afs")!;
+        using var archive = play.Build(route);
+        var lockPath = Path.Combine(Directory.CreateDirectory(game.CacheFolder).FullName, "lock");
+        using (new FileStream(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None)) // another writer, as archiveemu holds it
+            Assert.That(() => impatient.Store(play.KeyOf(route), archive, merge: false, ChunkCompression.Lz4),
+                Throws.InstanceOf<IOException>().With.Message.Contains("another archiveemu process"));
+        Assert.That(warnings, Is.EqualTo(new[]
+        {
+            $"{lockPath}: another archiveemu process is writing this cache; waiting up to 1 s for it to finish",
+        }));
+    }
+
+    /// <summary>A folder mounted read-only over itself (root ignores permission bits); the caller's folder, or a new one.</summary>
+    private string ReadOnlyFolder(bool withLockFile, string? existing = null)
+    {
+        LinuxOnly.Require("a read-only bind mount");
+        if (Environment.UserName != "root" || !File.Exists("/bin/mount"))
+            Assert.Ignore("needs root and mount(8) for a read-only bind mount");
+        var folder = existing ?? Directory.CreateDirectory(_dir["ro"]).FullName;
+        if (withLockFile)
+            File.WriteAllBytes(Path.Combine(folder, "lock"), []); // the two-minute case: the lock file exists, opening it for writing fails
+        foreach (var args in new[] { new[] { "--bind", folder, folder }, ["-o", "remount,bind,ro", folder] })
+        {
+            var mount = ExternalTool.Run("/bin/mount", args);
+            _boundReadOnly ??= folder;
+            if (mount.ExitCode != 0)
+                Assert.Ignore($"could not mount read-only: {mount.StdErr.Trim()}");
+        }
+        return folder;
+    }
+}

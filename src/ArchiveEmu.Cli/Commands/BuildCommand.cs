@@ -52,14 +52,28 @@ internal sealed class BuildCommand : ICommand
         double routeMs = clock.Elapsed.TotalMilliseconds;
 
         var reports = new List<BuildReport.Archive>();
+        var failures = new List<BuildReport.Failure>();
         foreach (var route in game.Plan.Archives)
-            reports.Add(BuildOne(game, route, policy, thresholds, compression, console));
-        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy);
+        {
+            try
+            {
+                reports.Add(BuildOne(game, route, policy, thresholds, compression, console));
+            }
+            catch (Exception e) when (e is ArchiveFormatException or InvalidDataException) // a damaged original: the others are still built and reported
+            {
+                failures.Add(new BuildReport.Failure(route, UsageErrors.OneLine(e.Message)));
+            }
+        }
+        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, failures);
         if (parse.GetValue(_json))
             summary.WriteJson(console.Out);
         else
             summary.WriteText(console.Out);
-        return 0;
+        if (failures.Count == 0)
+            return 0;
+        console.Error.WriteLine($"archiveemu build: {failures.Count} of {failures.Count + reports.Count} archives failed "
+            + $"({string.Join(", ", failures.Select(f => f.Route.RelativePath))}); {BuildReport.Failure.Hint}");
+        return 1;
     }
 
     /// <summary>The policy of a checked <c>--merge</c> value (null: the option was not given).</summary>

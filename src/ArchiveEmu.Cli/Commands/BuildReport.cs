@@ -6,8 +6,15 @@ using ArchiveEmu.Core.Routing;
 namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>What <c>build</c> prints: per archive details, then a summary table; or one JSON document.</summary>
-internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.Archive> archives, double routeMs, StorageKind storage, MergePolicy policy)
+internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.Archive> archives, double routeMs, StorageKind storage, MergePolicy policy,
+    IReadOnlyList<BuildReport.Failure> failures)
 {
+    /// <summary>An archive whose original could not be read as its format: reported, and the build goes on with the next.</summary>
+    public sealed record Failure(ArchiveRoute Route, string Error)
+    {
+        public const string Hint = "truncated or damaged original? verify the game files";
+    }
+
     public sealed record Archive(ArchiveRoute Route, long SizeBefore, long SizeAfter, int Replaced, int Added, int Deleted,
         long FromOriginal, long FromLoose, long Generated, double BuildMs, bool LayoutFromCache,
         MergeDecision Decision, string CacheState, MergedExtent? Merged, double MergeMs)
@@ -18,7 +25,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
     public void WriteText(TextWriter o)
     {
         var plan = game.Plan;
-        o.WriteLine($"routes resolved in {routeMs:F1} ms: {archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
+        o.WriteLine($"routes resolved in {routeMs:F1} ms: {plan.Archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
         if (game.Cache is { } cache)
             o.WriteLine($"cache {cache.Folder}; storage under the game folder: {storage.Describe()}");
         foreach (var r in archives)
@@ -35,6 +42,11 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
                     + (r.CacheState == "hit" ? ", fresh in the cache" : $", written in {r.MergeMs:F1} ms"));
             foreach (var c in r.Route.Conflicts)
                 o.WriteLine($"  conflict   entry {c.Entry}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
+        }
+        foreach (var f in failures)
+        {
+            o.WriteLine($"{f.Route.RelativePath}  ({f.Route.Format.Name})");
+            o.WriteLine($"  failed     {f.Error}; {Failure.Hint}");
         }
         foreach (var ov in plan.Overrides)
             o.WriteLine($"{ov.RelativePath}  (whole file from {ov.Mod})");
@@ -95,6 +107,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             }),
             overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod }),
             conflicts = plan.Conflicts.Select(ConflictJson),
+            failures = failures.Select(f => new { path = f.Route.RelativePath, format = f.Route.Format.Name, error = f.Error, hint = Failure.Hint }),
         };
         o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
     }

@@ -7,15 +7,16 @@ namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>What <c>build</c> prints: per archive details, then a summary table; or one JSON document.</summary>
 internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.Archive> archives, double routeMs, StorageKind storage, MergePolicy policy,
-    IReadOnlyList<BuildReport.Failure> failures)
+    IReadOnlyList<BuildReport.Failure> failures, IReadOnlyList<string> warnings)
 {
-    /// <summary>An archive whose original could not be read as its format: reported, and the build goes on with the next.</summary>
-    public sealed record Failure(ArchiveRoute Route, string Error)
+    /// <summary>An archive that could not be built (a damaged original, a mod's change it refuses): reported, and the build goes on.</summary>
+    public sealed record Failure(ArchiveRoute Route, string Error, string Hint)
     {
-        public const string Hint = "truncated or damaged original? verify the game files";
+        public const string DamagedHint = "truncated or damaged original? verify the game files";
+        public const string ModHint = "a mod changes what the archive does not have? check the mod's files";
     }
 
-    public sealed record Archive(ArchiveRoute Route, long SizeBefore, long SizeAfter, int Replaced, int Added, int Deleted,
+    public sealed record Archive(ArchiveRoute Route, int Entries, long SizeBefore, long SizeAfter, int Replaced, int Added, int Deleted,
         long FromOriginal, long FromLoose, long Generated, double BuildMs, bool LayoutFromCache,
         MergeDecision Decision, string CacheState, MergedExtent? Merged, double MergeMs)
     {
@@ -46,12 +47,14 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         foreach (var f in failures)
         {
             o.WriteLine($"{f.Route.RelativePath}  ({f.Route.Format.Name})");
-            o.WriteLine($"  failed     {f.Error}; {Failure.Hint}");
+            o.WriteLine($"  failed     {f.Error}; {f.Hint}");
         }
         foreach (var ov in plan.Overrides)
             o.WriteLine($"{ov.RelativePath}  (whole file from {ov.Mod})");
         foreach (var c in plan.Conflicts.Where(c => c.Entry is null))
             o.WriteLine($"  conflict   {c.Target}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
+        foreach (var w in warnings)
+            o.WriteLine($"warning    {w}");
         if (archives.Count > 0)
             WriteTable(o);
     }
@@ -107,7 +110,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             }),
             overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod }),
             conflicts = plan.Conflicts.Select(ConflictJson),
-            failures = failures.Select(f => new { path = f.Route.RelativePath, format = f.Route.Format.Name, error = f.Error, hint = Failure.Hint }),
+            failures = failures.Select(f => new { path = f.Route.RelativePath, format = f.Route.Format.Name, error = f.Error, hint = f.Hint }),
+            warnings,
         };
         o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
     }

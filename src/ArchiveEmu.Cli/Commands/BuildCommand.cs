@@ -46,14 +46,14 @@ internal sealed class BuildCommand : ICommand
             parse.GetValue(_maxInjectedSize) ?? MergeThresholds.Default.MaxInjectedFileBytes);
 
         var clock = Stopwatch.StartNew();
-        var game = _game.Resolve(parse, console);
+        var warnings = new List<string>();
+        var game = _game.Resolve(parse, console, warnings);
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         double routeMs = clock.Elapsed.TotalMilliseconds;
 
         var reports = new List<BuildReport.Archive>();
         var failures = new List<BuildReport.Failure>();
-        var warnings = new List<string>();
         foreach (var route in game.Plan.Archives)
         {
             try

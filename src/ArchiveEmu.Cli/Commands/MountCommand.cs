@@ -28,12 +28,15 @@ internal sealed class MountCommand : ICommand
         command.Options.Add(_merge);
         command.Options.Add(_compress);
         command.Options.Add(_logLevel);
-        return command.Runs(Run);
+        return command.Runs(parse => Run(parse, console));
     }
 
-    private int Run(ParseResult parse)
+    private int Run(ParseResult parse, CliConsole console)
     {
-        var mods = parse.GetRequiredValue(_game.Mods);
+        var warnings = new List<string>();
+        var mods = ModFolders.Distinct(parse.GetRequiredValue(_game.Mods), warnings);
+        foreach (var warning in warnings)
+            console.Error.WriteLine($"archiveemu: warning: {warning}");
         // Checked here too so the line reaches stderr as every command's does, before the host starts logging.
         foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((parse.GetRequiredValue(_game.Game), "game")))
             if (!Directory.Exists(folder))

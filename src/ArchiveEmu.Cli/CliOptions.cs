@@ -28,9 +28,10 @@ internal static class CliOptions
 
     /// <summary>
     /// <c>--name WORD</c>: one of <paramref name="words"/>; null when the option is absent. With <paramref name="bare"/>,
-    /// the value may be left out (<c>--merge</c> alone) and means <paramref name="bare"/>.
+    /// the value may be left out (<c>--merge</c> alone) and means <paramref name="bare"/>. With <paramref name="ignoreCase"/>,
+    /// any spelling of a word is taken and stands for the word as listed.
     /// </summary>
-    public static Option<string> Word(string name, string description, string[] words, string? bare = null)
+    public static Option<string> Word(string name, string description, string[] words, string? bare = null, bool ignoreCase = false)
     {
         var option = new Option<string>(name)
         {
@@ -42,15 +43,20 @@ internal static class CliOptions
                 if (result.Tokens.Count == 0)
                     return bare;
                 var text = result.Tokens[0].Value;
-                if (words.Contains(text, StringComparer.Ordinal))
-                    return text;
-                result.AddError($"{name} takes {string.Join(", ", words[..^1])} or {words[^1]}, not '{text}'");
+                var comparison = ignoreCase ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal;
+                if (words.FirstOrDefault(w => string.Equals(w, text, comparison)) is { } word)
+                    return word;
+                result.AddError(Takes(name, words, text));
                 return null;
             },
         };
         option.CompletionSources.Add(words);
         return option;
     }
+
+    /// <summary>The one shape of a wrong word, for every option and setting: "--merge takes auto, always or never, not 'sometimes'".</summary>
+    public static string Takes(string name, IReadOnlyList<string> words, string text) =>
+        $"{name} takes {string.Join(", ", words.Take(words.Count - 1))} or {words[^1]}, not '{text}'";
 
     /// <summary>Adds a rule across options: <paramref name="problem"/> returns the usage error, or null when the command line is fine.</summary>
     public static void Validate(this Command command, Func<CommandResult, string?> problem) =>

@@ -60,7 +60,7 @@ public static class Program
         }
     }
 
-    private static RootCommand Define(IReadOnlyList<ICommand> commands, CliConsole console)
+    internal static RootCommand Define(IReadOnlyList<ICommand> commands, CliConsole console)
     {
         var root = new RootCommand("archiveemu: build, read and benchmark emulated game archives.");
         foreach (var version in root.Options.OfType<VersionOption>())

@@ -24,6 +24,10 @@ public static class MountHost
         ["--log-level"] = "Serilog:MinimumLevel:Default",
     };
 
+    /// <summary>The log levels <c>--log-level</c> and <c>Serilog:MinimumLevel</c> take (in any case).</summary>
+    public static IReadOnlyList<string> LogLevels { get; } = Enum.GetNames<Serilog.Events.LogEventLevel>();
+
+    /// <summary>Serves until stopped; exit 0, 1 for a set-up that cannot be served, 2 for a malformed setting.</summary>
     public static int Run(string[] args)
     {
         var builder = Microsoft.Extensions.Hosting.Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
@@ -33,6 +37,11 @@ public static class MountHost
         });
         builder.Configuration.AddEnvironmentVariables("ARCHIVEEMU_");
         builder.Configuration.AddCommandLine(args, Switches);
+        if (SettingValues.Problem(builder.Configuration) is { } malformed)
+        {
+            Console.Error.WriteLine($"archiveemu-host: {malformed}"); // before the logger, which a bad level would stop
+            return 2;
+        }
         Log.Logger = new LoggerConfiguration()
             .ReadFrom.Configuration(builder.Configuration)
             // A start-up failure is reported below as one line; the generic host would add it again with a stack trace.

@@ -49,6 +49,14 @@ public sealed class MountOptions
     /// <summary>Whether this mount speaks the kernel protocol itself (else libfuse).</summary>
     internal bool UsesKernelProtocol => Fuse == "kernel" || (Fuse == "auto" && Host.Fuse.Kernel.KernelMount.CanMount);
 
+    /// <summary>The settings that take one of a few words, and those words.</summary>
+    internal static readonly IReadOnlyDictionary<string, string[]> Words = new Dictionary<string, string[]>
+    {
+        [nameof(Merge)] = ["auto", "always", "never"],
+        [nameof(Compression)] = ["lz4", "none"],
+        [nameof(Fuse)] = ["auto", "kernel", "libfuse"],
+    };
+
     internal MergePolicy Policy => Merge switch
     {
         "always" => MergePolicy.Always,
@@ -70,15 +78,12 @@ public sealed class MountOptions
             problems.Add($"{Path.GetFullPath(mod)}: mod folder not found");
         if (string.IsNullOrWhiteSpace(MountPoint))
             problems.Add("no mount point: set ArchiveEmu:MountPoint");
-        if (Merge is not ("auto" or "always" or "never"))
-            problems.Add($"merge policy '{Merge}' is not one of auto, always, never");
+        foreach (var (name, value) in new[] { (nameof(Merge), Merge), (nameof(Compression), Compression), (nameof(Fuse), Fuse) })
+            if (!Words[name].Contains(value, StringComparer.Ordinal))
+                problems.Add(SettingValues.Takes(name, Words[name], value));
         if (NoCache && Merge == "always")
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
-        if (Compression is not ("lz4" or "none"))
-            problems.Add($"Compression '{Compression}' is not one of lz4, none");
-        if (Fuse is not ("auto" or "kernel" or "libfuse"))
-            problems.Add($"Fuse '{Fuse}' is not one of auto, kernel, libfuse");
-        else if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)
+        if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)
             problems.Add("Fuse 'kernel' mounts with mount(2), which needs root; use auto or libfuse");
         if (Threads is < 1 or > 256)
             problems.Add($"Threads {Threads} is not from 1 to 256");

@@ -33,7 +33,7 @@ public sealed class MountOptionsTests
     {
         var temp = Path.GetTempPath();
         var options = new MountOptions { Game = temp, MountPoint = "/mnt/x", Fuse = "fast" };
-        Assert.That(options.Validate(), Is.EqualTo(new[] { "Fuse 'fast' is not one of auto, kernel, libfuse" }));
+        Assert.That(options.Validate(), Is.EqualTo(new[] { "Fuse takes auto, kernel or libfuse, not 'fast'" }));
     }
 
     [TestCase("lz4", ChunkCompression.Lz4)]
@@ -48,7 +48,7 @@ public sealed class MountOptionsTests
     public void Validate_UnknownCompression_IsNamed()
     {
         var options = new MountOptions { Game = Path.GetTempPath(), MountPoint = "/mnt/x", Compression = "zstd" };
-        Assert.That(options.Validate(), Is.EqualTo(new[] { "Compression 'zstd' is not one of lz4, none" }));
+        Assert.That(options.Validate(), Is.EqualTo(new[] { "Compression takes lz4 or none, not 'zstd'" }));
     }
 
     [Test]

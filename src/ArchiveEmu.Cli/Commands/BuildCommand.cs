@@ -46,20 +46,67 @@ internal sealed class BuildCommand : ICommand
             parse.GetValue(_maxInjectedSize) ?? MergeThresholds.Default.MaxInjectedFileBytes);
 
         var clock = Stopwatch.StartNew();
-        var game = _game.Resolve(parse, console);
+        var warnings = new List<string>();
+        var game = _game.Resolve(parse, console, warnings);
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         double routeMs = clock.Elapsed.TotalMilliseconds;
 
         var reports = new List<BuildReport.Archive>();
+        var failures = new List<BuildReport.Failure>();
         foreach (var route in game.Plan.Archives)
-            reports.Add(BuildOne(game, route, policy, thresholds, compression, console));
-        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy);
+        {
+            try
+            {
+                var report = BuildOne(game, route, policy, thresholds, compression, console);
+                reports.Add(report);
+                if (FarPastTheEnd(report) is { } warning)
+                    warnings.Add(warning);
+            }
+            catch (Exception e) when (e is ArchiveFormatException or InvalidDataException) // one archive: the others are still built and reported
+            {
+                failures.Add(new BuildReport.Failure(route, UsageErrors.OneLine(e.Message), HintFor(route)));
+            }
+        }
+        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, failures, warnings);
         if (parse.GetValue(_json))
             summary.WriteJson(console.Out);
         else
             summary.WriteText(console.Out);
-        return 0;
+        if (failures.Count == 0)
+            return 0;
+        console.Error.WriteLine($"archiveemu build: {failures.Count} of {failures.Count + reports.Count} archives failed "
+            + $"({string.Join(", ", failures.Select(f => f.Route.RelativePath))}); {string.Join("; ", failures.Select(f => f.Hint).Distinct())}");
+        return 1;
+    }
+
+    /// <summary>Whose mistake a failed archive is: the original's when it cannot be read alone, else the mods'.</summary>
+    private static string HintFor(ArchiveRoute route)
+    {
+        try
+        {
+            route.ReadOriginal();
+            return BuildReport.Failure.ModHint;
+        }
+        catch (Exception e) when (e is ArchiveFormatException or InvalidDataException)
+        {
+            return BuildReport.Failure.DamagedHint;
+        }
+    }
+
+    /// <summary>
+    /// An index far past the original's end (<c>1000000.adx</c> made a 16 KiB archive 53 MiB): more than 1,024 empty
+    /// slots, or an archive grown more than tenfold by them. Null when the archive has no such index.
+    /// </summary>
+    private static string? FarPastTheEnd(BuildReport.Archive r)
+    {
+        int fileChanges = r.Route.Patch.Changes.Count(c => !c.IsDelete);
+        int emptySlots = r.Added - (fileChanges - r.Replaced); // slots added for no file: the gap before an index past the end
+        if (emptySlots <= 0 || (emptySlots <= 1024 && r.SizeAfter <= 10 * r.SizeBefore))
+            return null;
+        var farthest = r.Route.Patch.Changes.Where(c => c.Key.IsIndex && !c.IsDelete).MaxBy(c => c.Key.Index)!;
+        return $"{r.Route.RelativePath}: entry {farthest.Key.Index} (from {farthest.Origin}) adds {emptySlots} empty slots after the "
+            + $"{r.Entries - r.Added} entries of the original{(r.SizeAfter > 10 * r.SizeBefore ? $", {r.SizeBefore} -> {r.SizeAfter} bytes" : "")}; a typo in the index?";
     }
 
     /// <summary>The policy of a checked <c>--merge</c> value (null: the option was not given).</summary>
@@ -98,7 +145,7 @@ internal sealed class BuildCommand : ICommand
             CacheOutcome.Stored => "stored",
             _ => "hit",
         };
-        return new BuildReport.Archive(route, summary.OriginalSize, summary.Size, summary.Replaced, summary.Added, summary.Deleted,
+        return new BuildReport.Archive(route, summary.Entries, summary.OriginalSize, summary.Size, summary.Replaced, summary.Added, summary.Deleted,
             summary.BytesFromOriginal, summary.BytesFromLooseFiles, summary.BytesGenerated, served.BuildTime.TotalMilliseconds,
             served.Layout == LayoutOrigin.Cache, decision, cacheState, decision.Merge ? served.Merged : null, served.StoreTime.TotalMilliseconds);
     }

@@ -6,9 +6,17 @@ using ArchiveEmu.Core.Routing;
 namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>What <c>build</c> prints: per archive details, then a summary table; or one JSON document.</summary>
-internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.Archive> archives, double routeMs, StorageKind storage, MergePolicy policy)
+internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.Archive> archives, double routeMs, StorageKind storage, MergePolicy policy,
+    IReadOnlyList<BuildReport.Failure> failures, IReadOnlyList<string> warnings)
 {
-    public sealed record Archive(ArchiveRoute Route, long SizeBefore, long SizeAfter, int Replaced, int Added, int Deleted,
+    /// <summary>An archive that could not be built (a damaged original, a mod's change it refuses): reported, and the build goes on.</summary>
+    public sealed record Failure(ArchiveRoute Route, string Error, string Hint)
+    {
+        public const string DamagedHint = "truncated or damaged original? verify the game files";
+        public const string ModHint = "a mod changes what the archive does not have? check the mod's files";
+    }
+
+    public sealed record Archive(ArchiveRoute Route, int Entries, long SizeBefore, long SizeAfter, int Replaced, int Added, int Deleted,
         long FromOriginal, long FromLoose, long Generated, double BuildMs, bool LayoutFromCache,
         MergeDecision Decision, string CacheState, MergedExtent? Merged, double MergeMs)
     {
@@ -18,7 +26,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
     public void WriteText(TextWriter o)
     {
         var plan = game.Plan;
-        o.WriteLine($"routes resolved in {routeMs:F1} ms: {archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
+        o.WriteLine($"routes resolved in {routeMs:F1} ms: {plan.Archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
         if (game.Cache is { } cache)
             o.WriteLine($"cache {cache.Folder}; storage under the game folder: {storage.Describe()}");
         foreach (var r in archives)
@@ -36,10 +44,17 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             foreach (var c in r.Route.Conflicts)
                 o.WriteLine($"  conflict   entry {c.Entry}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
         }
+        foreach (var f in failures)
+        {
+            o.WriteLine($"{f.Route.RelativePath}  ({f.Route.Format.Name})");
+            o.WriteLine($"  failed     {f.Error}; {f.Hint}");
+        }
         foreach (var ov in plan.Overrides)
             o.WriteLine($"{ov.RelativePath}  (whole file from {ov.Mod})");
         foreach (var c in plan.Conflicts.Where(c => c.Entry is null))
             o.WriteLine($"  conflict   {c.Target}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
+        foreach (var w in warnings)
+            o.WriteLine($"warning    {w}");
         if (archives.Count > 0)
             WriteTable(o);
     }
@@ -95,6 +110,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             }),
             overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod }),
             conflicts = plan.Conflicts.Select(ConflictJson),
+            failures = failures.Select(f => new { path = f.Route.RelativePath, format = f.Route.Format.Name, error = f.Error, hint = f.Hint }),
+            warnings,
         };
         o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
     }

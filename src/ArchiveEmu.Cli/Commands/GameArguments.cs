@@ -38,13 +38,22 @@ internal sealed class GameArguments
         if (verifyContent)
             command.Options.Add(VerifyContent);
         command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
+        command.Validate(result => result.GetValue(Game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(Mods) ?? []) : null);
         return command;
     }
 
-    /// <summary>Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache.</summary>
-    public EmulatedGame Resolve(ParseResult parse, CliConsole console)
+    /// <summary>
+    /// Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache. Warnings
+    /// about the mods (one given twice, one inside another) go to <paramref name="warnings"/>, or else to stderr.
+    /// </summary>
+    public EmulatedGame Resolve(ParseResult parse, CliConsole console, List<string>? warnings = null)
     {
-        var plan = new ModRouter(parse.GetRequiredValue(Game), parse.GetValue(Mods) ?? []).Resolve();
+        var odd = warnings ?? [];
+        var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
+        if (warnings is null)
+            foreach (var warning in odd)
+                console.Error.WriteLine($"archiveemu: warning: {warning}");
+        var plan = new ModRouter(parse.GetRequiredValue(Game), mods).Resolve();
         return new EmulatedGame(plan)
         {
             Cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console),

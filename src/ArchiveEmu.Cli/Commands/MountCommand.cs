@@ -14,11 +14,12 @@ internal sealed class MountCommand : ICommand
     private readonly Option<string> _merge = CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
         ["auto", "always", "never"]);
     private readonly Option<string> _compress = CliOptions.Word("--compress", "How archives the mount merges are stored (default: lz4)", ["lz4", "none"]);
-    private readonly Option<string> _logLevel = new("--log-level") { Description = "How much the host logs", HelpName = "Debug|Information|Warning" };
+    private readonly Option<string> _logLevel = CliOptions.Word("--log-level", "How much the host logs (any case, as Serilog takes it)",
+        [.. Host.MountHost.LogLevels], ignoreCase: true);
 
     public string Name => "mount";
     public string Usage => "archiveemu mount --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge auto|always|never] "
-        + "[--compress lz4|none] [--log-level Debug|Information|Warning] MOUNTPOINT";
+        + "[--compress lz4|none] [--log-level Verbose|Debug|Information|Warning|Error|Fatal] MOUNTPOINT";
 
     public Command Define(CliConsole console)
     {
@@ -27,13 +28,19 @@ internal sealed class MountCommand : ICommand
         command.Options.Add(_merge);
         command.Options.Add(_compress);
         command.Options.Add(_logLevel);
-        _logLevel.CompletionSources.Add("Debug", "Information", "Warning");
-        return command.Runs(Run);
+        return command.Runs(parse => Run(parse, console));
     }
 
-    private int Run(ParseResult parse)
+    private int Run(ParseResult parse, CliConsole console)
     {
-        var mods = parse.GetRequiredValue(_game.Mods);
+        var warnings = new List<string>();
+        var mods = ModFolders.Distinct(parse.GetRequiredValue(_game.Mods), warnings);
+        foreach (var warning in warnings)
+            console.Error.WriteLine($"archiveemu: warning: {warning}");
+        // Checked here too so the line reaches stderr as every command's does, before the host starts logging.
+        foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((parse.GetRequiredValue(_game.Game), "game")))
+            if (!Directory.Exists(folder))
+                throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");
         var hostArgs = new List<string>
         {
             $"--ArchiveEmu:Game={Path.GetFullPath(parse.GetRequiredValue(_game.Game))}",

@@ -115,14 +115,6 @@ internal static class AwbBuilder
         return ids;
     }
 
-    private static Dictionary<int, EntryChange> IndexChanges(AwbIndex original, ArchivePatch patch)
-    {
-        var changes = IndexedPatch.ByIndex(original, patch, "AWB", AwbFormat.MaxEntries);
-        foreach (var (index, change) in changes)
-        {
-            if (change.IsDelete && index >= original.Entries.Count)
-                throw new ArchiveFormatException(original.Source.Name, 0, $"cannot delete entry {index} (from {change.Origin}): the archive has {original.Entries.Count} entries");
-        }
-        return changes;
-    }
+    private static Dictionary<int, EntryChange> IndexChanges(AwbIndex original, ArchivePatch patch) =>
+        IndexedPatch.ByIndex(original, patch, "AWB", AwbFormat.MaxEntries); // refuses a delete past the end, as for AFS
 }

@@ -1,0 +1,44 @@
+namespace ArchiveEmu.Cli.Commands;
+
+/// <summary>
+/// The <c>--mod</c> folders as the router takes them: a mod that is the game folder or inside it is refused (it made
+/// every game file a "whole-file override"); the same mod twice is used once, at its last position; a mod inside
+/// another is kept, both warned about.
+/// </summary>
+internal static class ModFolders
+{
+    /// <summary>The usage error for a mod that is the game folder or inside it, or null.</summary>
+    public static string? InsideTheGame(string game, IReadOnlyList<string> mods)
+    {
+        foreach (var mod in mods)
+        {
+            // As written (game/../game/data) and with symlinks resolved (a link to the game folder).
+            if (ResolvedPaths.IsInside(game, Full(mod)) || ResolvedPaths.IsInside(game, ResolvedPaths.Real(mod)))
+                return $"--mod {mod} is {(ResolvedPaths.Same(ResolvedPaths.Real(game), ResolvedPaths.Real(mod)) ? "the game folder" : "inside the game folder")} "
+                    + $"{game}; a mod is a folder of its own that mirrors the game's";
+        }
+        return null;
+    }
+
+    /// <summary>The mods in priority order, each once (at its last position), and what was odd about them.</summary>
+    public static string[] Distinct(IReadOnlyList<string> mods, List<string> warnings)
+    {
+        var full = mods.Select(Full).ToArray();
+        var kept = new List<string>();
+        for (int i = 0; i < full.Length; i++)
+            if (!full.Skip(i + 1).Any(later => ResolvedPaths.Same(later, full[i])))
+                kept.Add(mods[i]);
+        var keptFull = kept.Select(Full).ToList();
+        foreach (var twice in full.Where(f => full.Count(g => ResolvedPaths.Same(f, g)) > 1).Distinct())
+        {
+            int at = keptFull.FindIndex(k => ResolvedPaths.Same(k, twice));
+            warnings.Add($"--mod {twice} is given twice; it is used once, at its last position ({(at == 0 ? "first" : $"after {keptFull[at - 1]}")})");
+        }
+        foreach (var outer in keptFull)
+            foreach (var inner in keptFull.Where(m => !ResolvedPaths.Same(m, outer) && ResolvedPaths.IsInside(outer, ResolvedPaths.Real(m))))
+                warnings.Add($"--mod {inner} is inside --mod {outer}; its files are applied twice, once under each");
+        return [.. kept];
+    }
+
+    private static string Full(string folder) => Path.TrimEndingDirectorySeparator(Path.GetFullPath(folder));
+}

@@ -1,0 +1,62 @@
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Cli.Tests.Commands;
+
+/// <summary>Issue 18: a malformed setting of the mount is a usage error (exit 2, one line naming the allowed values), before anything is mounted.</summary>
+public sealed class MountSettingsTests
+{
+    private static readonly string Game = CliRun.Fixture("game");
+    private static readonly string Hd = CliRun.Fixture("mods/hd-textures");
+    private TempDirectory _dir = null!;
+
+    [SetUp]
+    public void CreateFolder() => _dir = new TempDirectory("cli-mount-settings");
+
+    [TearDown]
+    public void DeleteFolder() => _dir.Dispose();
+
+    [Test]
+    public void Mount_LogLevelFoo_IsAUsageErrorNamingTheLevels()
+    {
+        var result = CliRun.Run("mount", "--game", Game, "--mod", Hd, "--log-level", "foo", _dir["mnt"]);
+        Assert.That(result.ExitCode, Is.EqualTo(2), result.ToString());
+        Assert.That(result.Error.Split('\n')[0],
+            Is.EqualTo("archiveemu mount: --log-level takes Verbose, Debug, Information, Warning, Error or Fatal, not 'foo'"));
+        Assert.That(result.Error, Does.Not.Contain(" at "));
+        Assert.That(Directory.Exists(_dir["mnt"]), Is.False, "nothing prepared at the mount point");
+    }
+
+    [Test]
+    public void Mount_LogLevelInAnyCase_IsTakenAsSerilogTakesIt()
+    {
+        // A game folder that does not exist: the host refuses it (bad input, 1) once the level was accepted.
+        var result = CliRun.Run("mount", "--game", _dir["no-game"], "--mod", Hd, "--log-level", "debug", _dir["mnt"]);
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
+    }
+
+    [TestCase("ARCHIVEEMU_Serilog__MinimumLevel__Default", "foo",
+        "archiveemu-host: Serilog:MinimumLevel:Default takes Verbose, Debug, Information, Warning, Error or Fatal, not 'foo'")]
+    [TestCase("ARCHIVEEMU_ArchiveEmu__Threads", "many", "archiveemu-host: ArchiveEmu:Threads takes a whole number, not 'many'")]
+    [TestCase("ARCHIVEEMU_ArchiveEmu__Passthrough", "maybe", "archiveemu-host: ArchiveEmu:Passthrough takes true or false, not 'maybe'")]
+    [TestCase("ARCHIVEEMU_ArchiveEmu__Fuse", "fast", "archiveemu-host: ArchiveEmu:Fuse takes auto, kernel or libfuse, not 'fast'")]
+    public void Mount_AMalformedHostSettingFromTheEnvironment_IsAUsageErrorBeforeMounting(string variable, string value, string line)
+    {
+        var error = new StringWriter();
+        var saved = Console.Error;
+        Environment.SetEnvironmentVariable(variable, value);
+        Console.SetError(error);
+        CliResult result;
+        try
+        {
+            result = CliRun.Run("mount", "--game", Game, "--mod", Hd, _dir["mnt"]);
+        }
+        finally
+        {
+            Console.SetError(saved);
+            Environment.SetEnvironmentVariable(variable, null);
+        }
+        Assert.That(result.ExitCode, Is.EqualTo(2), result + "\nconsole:\n" + error);
+        Assert.That(error.ToString().TrimEnd().Split('\n'), Is.EqualTo(new[] { line }), error.ToString());
+        Assert.That(Directory.Exists(_dir["mnt"]), Is.False, "nothing prepared at the mount point");
+    }
+}

@@ -14,7 +14,8 @@ internal static class CliRun
         var output = new StringWriter();
         var error = new StringWriter();
         int code = Program.Run(args, new CliConsole(output, error, isInteractive: false));
-        return new CliResult(code, output.ToString(), error.ToString());
+        // Line ends as on Linux whatever the platform (the Windows check runs these under Wine): tests compare text, not CRLF.
+        return new CliResult(code, output.ToString().ReplaceLineEndings("\n"), error.ToString().ReplaceLineEndings("\n"));
     }
 
     /// <summary>The repository root: the nearest folder above the test binaries holding ArchiveEmu.sln.</summary>

@@ -56,7 +56,7 @@ public sealed class MountSettingsTests
             Environment.SetEnvironmentVariable(variable, null);
         }
         Assert.That(result.ExitCode, Is.EqualTo(2), result + "\nconsole:\n" + error);
-        Assert.That(error.ToString().TrimEnd().Split('\n'), Is.EqualTo(new[] { line }), error.ToString());
+        Assert.That(error.ToString().TrimEnd().ReplaceLineEndings("\n").Split('\n'), Is.EqualTo(new[] { line }), error.ToString());
         Assert.That(Directory.Exists(_dir["mnt"]), Is.False, "nothing prepared at the mount point");
     }
 }

@@ -23,7 +23,7 @@ public sealed class CommandLineTests
     [TestCase("ls", GameOptions + " --verify-content --json ARCHIVE")]
     [TestCase("vfs", "-o --force MAP.json")]
     [TestCase("mount", GameOptions + " --merge --log-level MOUNTPOINT")]
-    [TestCase("bench", "--runs --cold --drop-caches --random-reads --block-size --dir --json SCENARIO")]
+    [TestCase("bench", "--runs --cold --drop-caches --random-reads --block-size --dir --json --explain --brief SCENARIO")]
     [TestCase("cache", "--cache ls verify gc clear")]
     [TestCase("cache ls", "--cache --json")]
     [TestCase("cache verify", "--cache")]

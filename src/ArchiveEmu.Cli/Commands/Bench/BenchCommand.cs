@@ -24,10 +24,12 @@ internal sealed class BenchCommand : ICommand
     private readonly Option<long?> _blockSize = Sizes.Option("--block-size", "Bytes per read call of the whole-archive read (default: 1M)", min: 4096, max: 1 << 30);
     private readonly Option<string> _dir = new("--dir") { Description = "Where to generate the scenarios' data (default: the temp folder)", HelpName = "DIR" };
     private readonly Option<string> _json = new("--json") { Description = "Also write the results as JSON to FILE", HelpName = "FILE" };
+    private readonly Option<bool> _explain = new("--explain") { Description = "Also print what every column and path name means" };
+    private readonly Option<bool> _brief = new("--brief") { Description = "One line per read path instead of the tables per scenario" };
     private readonly Option<int> _scaleDown = CliOptions.WholeNumber("--scale-down", 1, 1, 1 << 16, "Divide every texture's size (tests use it to stay fast)");
 
     public string Name => "bench";
-    public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--block-size N] [--dir DIR] [--json FILE]";
+    public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--block-size N] [--dir DIR] [--json FILE] [--explain] [--brief]";
 
     public Command Define(CliConsole console)
     {
@@ -40,7 +42,7 @@ internal sealed class BenchCommand : ICommand
         _scaleDown.Hidden = true; // tests shrink every texture with it
         var command = new Command(Name, "Measure what emulation and the merged cache cost against reading the original files, on this machine")
         {
-            _scenarios, _runs, _cold, _dropCaches, _randomReads, _blockSize, _dir, _json, _scaleDown,
+            _scenarios, _runs, _cold, _dropCaches, _randomReads, _blockSize, _dir, _json, _explain, _brief, _scaleDown,
         };
         command.Validate(result => result.GetValue(_dropCaches) && !result.GetValue(_cold) ? "--drop-caches goes with --cold" : null);
         return command.Runs(parse => Run(parse, console));
@@ -87,7 +89,7 @@ internal sealed class BenchCommand : ICommand
                     results.Add(RunScenario(scenario.ScaledDown(options.ScaleDown), work, options, status.Show, cancel.Token));
             }
             var report = new BenchReport(machine, options, results);
-            report.WriteText(console.Out);
+            report.WriteText(console.Out, brief: parse.GetValue(_brief), explain: parse.GetValue(_explain));
             if (json is not null)
                 AtomicFile.Write(json, stream =>
                 {

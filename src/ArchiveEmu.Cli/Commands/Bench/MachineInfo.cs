@@ -15,8 +15,15 @@ internal sealed record MachineInfo(string Os, string Kernel, string Cpu, int Cpu
             storage.Device, storage.IsRotational, folder);
     }
 
-    public string Describe() =>
-        $"{Cpu}, {CpuCount} CPUs, {MemoryBytes / (1L << 30)} GiB, {Os}, {Runtime}; --dir on {(Rotational switch { true => "rotational", false => "non-rotational", null => "unknown" })} storage ({Storage})";
+    public string Describe() => $"{Cpu}, {CpuCount} CPUs, {MemoryBytes / (1L << 30)} GiB, {Os}, {Runtime}; --dir on {Storage}, {StorageKindText()}";
+
+    // The kernel's rotational flag is what the device driver declares (a virtio disk may say rotational on an SSD).
+    private string StorageKindText() => Rotational switch
+    {
+        true => "which the kernel reports as rotational (a flag, not a measured speed)",
+        false => "which the kernel reports as non-rotational (a flag, not a measured speed)",
+        null => "for which the kernel reports no rotational flag",
+    };
 
     private static string CpuModel()
     {

@@ -19,4 +19,7 @@ internal sealed record Samples(
     }
 
     public static double MedianOf(IReadOnlyCollection<double> values) => Of(values).Median;
+
+    /// <summary>"0.93-1.05": the spread of per-run ratios as the tables and the verdict print it (a method, so the JSON keeps three fields).</summary>
+    public string Range() => $"{Min:F2}-{Max:F2}";
 }

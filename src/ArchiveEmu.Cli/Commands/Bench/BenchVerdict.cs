@@ -1,0 +1,31 @@
+namespace ArchiveEmu.Cli.Commands.Bench;
+
+/// <summary>
+/// The few lines that end <c>bench</c>'s output (and the JSON's <c>verdict</c>): computed from the runs, never
+/// written in advance, and saying whether they timed ArchiveEmu's own work (warm) or the disk too (cold).
+/// </summary>
+internal sealed class BenchVerdict(BenchOptions options, IReadOnlyList<ScenarioResult> scenarios)
+{
+    private readonly IReadOnlyList<ScenarioVerdict> _scenarios = scenarios.Select(ScenarioVerdict.Of).ToList();
+
+    public IReadOnlyList<string> Lines()
+    {
+        var lines = new List<string> { Heading() };
+        lines.AddRange(_scenarios.Select(s => s.Line()));
+        var merges = _scenarios.Where(s => s.BuildMergeMs is not null).Select(s => $"{s.BuildMergeMs:F0} ms ({s.Name})");
+        lines.Add($"  build --merge is paid once, when the mods change, not per read: {string.Join(", ", merges)}; "
+            + "\"within noise\": merged's and emulated's ranges of runs overlap");
+        return lines;
+    }
+
+    private string Heading() => options.Cold
+        ? "verdict, cold (every run read the files from the disk under --dir: the disk's cost is included):"
+        : "verdict, warm (files in the page cache: this times ArchiveEmu's own work per byte, not the disk; --cold includes the disk):";
+
+    public object ToJson() => new
+    {
+        warm = !options.Cold,
+        lines = Lines(),
+        scenarios = _scenarios.Select(s => s.ToJson()),
+    };
+}

@@ -13,7 +13,7 @@ internal static class BriefReport
         o.WriteLine();
         o.WriteLine("read paths, measured: whole archive / solid (range over the runs), 4K random / solid, per scenario:");
         foreach (var name in scenarios[0].Paths.Select(p => p.Name))
-            o.WriteLine($"  {name,-18} " + string.Join(";  ", scenarios.Select(s => Ratios(s, s.Paths.Single(p => p.Name == name)))));
+            o.WriteLine(($"  {name,-18} " + string.Join(";  ", scenarios.Select(s => Ratios(s, s.Paths.Single(p => p.Name == name))))).TrimEnd());
         foreach (var s in scenarios)
             o.WriteLine($"  one-time build, {s.Scenario.Name}: " + string.Join(", ", s.Builds.Select(b => $"{b.Name} {Samples.MedianOf(b.Ms):F1} ms")));
     }

@@ -19,7 +19,7 @@ internal sealed class BenchVerdict(BenchOptions options, IReadOnlyList<ScenarioR
     }
 
     private string Heading() => options.Cold
-        ? "verdict, cold (every run read the files from the disk under --dir: the disk's cost is included):"
+        ? "verdict, cold (the files' pages dropped before every run, so reads reach the disk under --dir: its cost is included):"
         : $"verdict, warm (files in the page cache: this times ArchiveEmu's own work per byte, not the disk; {ColdHint} includes the disk):";
 
     private static string ColdHint => OperatingSystem.IsLinux() ? "--cold" : "--cold (Linux only)";

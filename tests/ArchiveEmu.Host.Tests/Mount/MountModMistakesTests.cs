@@ -5,7 +5,8 @@ namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
 /// Issue 18's mod mistakes through <c>archiveemu mount</c>: a <c>--mod</c> inside the game is refused before anything is
-/// mounted; the same mod twice, or a mod inside another, is warned about once on stderr and served as <c>cat</c> serves it.
+/// mounted; the same mod twice, or a mod inside another, is warned about once on stderr and served as <c>cat</c> serves it;
+/// an index far past an archive's end is logged once per version of the archive, however often it is read.
 /// </summary>
 [NonParallelizable]
 public sealed class MountModMistakesTests
@@ -77,6 +78,32 @@ public sealed class MountModMistakesTests
         AssertOneWarning(host, $"--mod {_dir["mods/a/data"]} is inside --mod {_dir["mods/a"]}; its files are applied twice, once under each");
         host.Terminate();
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
+    }
+
+    private const string FarIndexWarning =
+        "data/voice.afs: entry 2000 (from m) adds 1992 empty slots after the 8 entries of the original; a typo in the index?";
+
+    [TestCase("2000.bin", 1)]
+    [TestCase("9.bin", 0)] // just past the end: nothing to say
+    public void Mount_AfsIndexFarPastTheEnd_IsLoggedOnce_HoweverOftenTheArchiveIsStatedAndRead(string entry, int warnings)
+    {
+        _dir.Write($"mods/m/data/voice.afs/{entry}", TestData.Random(9, 100));
+        string[] mods = ["--mod", _dir["mods/m"]];
+        using var host = HostProcess.StartCli(MountPoint, ["mount", "--game", Game, .. mods, "--no-cache", MountPoint]).WaitMounted();
+        var mounted = Path.Combine(MountPoint, "data/voice.afs");
+        var expected = Cat(mods, "data/voice.afs");
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.That(new FileInfo(mounted).Length, Is.EqualTo(expected.Length));
+            Assert.That(File.ReadAllBytes(mounted), Is.EqualTo(expected));
+        }
+        host.Terminate();
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
+        var lines = host.Output.Split('\n');
+        Assert.That(lines.Count(l => l.Contains("a typo in the index?")), Is.EqualTo(warnings), host.Output);
+        if (warnings > 0)
+            Assert.That(lines.Count(l => l.Length > 9 && l[9..] == "WRN " + FarIndexWarning), Is.EqualTo(1), host.Output); // after "HH:mm:ss "
+        Assert.That(host.Error, Does.Not.Contain("warning"), "the host logs it; the CLI says nothing of its own");
     }
 
     private static void AssertOneWarning(HostProcess host, string warning)

@@ -106,6 +106,30 @@ public sealed class MountModMistakesTests
         Assert.That(host.Error, Does.Not.Contain("warning"), "the host logs it; the CLI says nothing of its own");
     }
 
+    [Test]
+    public void Mount_AfsIndexFarPastTheEnd_IsLoggedAgain_ForANewVersionOfTheArchive()
+    {
+        _dir.Write("mods/m/data/voice.afs/2000.bin", TestData.Random(9, 100));
+        string[] mods = ["--mod", _dir["mods/m"]];
+        using var host = HostProcess.StartCli(MountPoint, ["mount", "--game", Game, .. mods, "--no-cache", MountPoint]).WaitMounted();
+        var mounted = Path.Combine(MountPoint, "data/voice.afs");
+        Assert.That(File.ReadAllBytes(mounted), Is.EqualTo(Cat(mods, "data/voice.afs")));
+
+        _dir.Write("mods/m/data/voice.afs/2000.bin", TestData.Random(12, 3000)); // a new version: the hot reload rebuilds it
+        var expected = Cat(mods, "data/voice.afs");
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (!File.ReadAllBytes(mounted).AsSpan().SequenceEqual(expected))
+        {
+            Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(20)), "the new version never came:\n" + host.Output);
+            Thread.Sleep(100);
+        }
+        for (int i = 0; i < 3; i++)
+            Assert.That(File.ReadAllBytes(mounted), Is.EqualTo(expected));
+        host.Terminate();
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
+        Assert.That(host.Output.Split('\n').Count(l => l.Length > 9 && l[9..] == "WRN " + FarIndexWarning), Is.EqualTo(2), host.Output);
+    }
+
     private static void AssertOneWarning(HostProcess host, string warning)
     {
         var lines = host.Error.Split('\n');

@@ -58,10 +58,7 @@ internal sealed class BuildCommand : ICommand
         {
             try
             {
-                var report = BuildOne(game, route, policy, thresholds, compression, console);
-                reports.Add(report);
-                if (FarPastTheEnd(report) is { } warning)
-                    warnings.Add(warning);
+                reports.Add(BuildOne(game, route, policy, thresholds, compression, console)); // its warning reaches warnings through game.Warn
             }
             catch (Exception e) when (e is ArchiveFormatException or InvalidDataException) // one archive: the others are still built and reported
             {
@@ -92,21 +89,6 @@ internal sealed class BuildCommand : ICommand
         {
             return BuildReport.Failure.DamagedHint;
         }
-    }
-
-    /// <summary>
-    /// An index far past the original's end (<c>1000000.adx</c> made a 16 KiB archive 53 MiB): more than 1,024 empty
-    /// slots, or an archive grown more than tenfold by them. Null when the archive has no such index.
-    /// </summary>
-    private static string? FarPastTheEnd(BuildReport.Archive r)
-    {
-        int fileChanges = r.Route.Patch.Changes.Count(c => !c.IsDelete);
-        int emptySlots = r.Added - (fileChanges - r.Replaced); // slots added for no file: the gap before an index past the end
-        if (emptySlots <= 0 || (emptySlots <= 1024 && r.SizeAfter <= 10 * r.SizeBefore))
-            return null;
-        var farthest = r.Route.Patch.Changes.Where(c => c.Key.IsIndex && !c.IsDelete).MaxBy(c => c.Key.Index)!;
-        return $"{r.Route.RelativePath}: entry {farthest.Key.Index} (from {farthest.Origin}) adds {emptySlots} empty slots after the "
-            + $"{r.Entries - r.Added} entries of the original{(r.SizeAfter > 10 * r.SizeBefore ? $", {r.SizeBefore} -> {r.SizeAfter} bytes" : "")}; a typo in the index?";
     }
 
     /// <summary>The policy of a checked <c>--merge</c> value (null: the option was not given).</summary>

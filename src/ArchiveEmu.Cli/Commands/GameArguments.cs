@@ -44,20 +44,21 @@ internal sealed class GameArguments
 
     /// <summary>
     /// Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache. Warnings
-    /// about the mods (one given twice, one inside another) go to <paramref name="warnings"/>, or else to stderr.
+    /// about the mods (one given twice, one inside another) and about what the game serves (an index far past an archive's
+    /// end) go to <paramref name="warnings"/>, or else to stderr.
     /// </summary>
     public EmulatedGame Resolve(ParseResult parse, CliConsole console, List<string>? warnings = null)
     {
-        var odd = warnings ?? [];
+        Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
+        var odd = new List<string>();
         var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
-        if (warnings is null)
-            foreach (var warning in odd)
-                console.Error.WriteLine($"archiveemu: warning: {warning}");
+        odd.ForEach(warn);
         var plan = new ModRouter(parse.GetRequiredValue(Game), mods).Resolve();
         return new EmulatedGame(plan)
         {
             Cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console),
             VerifyContent = parse.GetValue(VerifyContent),
+            Warn = warn,
         };
     }
 

@@ -33,6 +33,12 @@ public sealed class EmulatedGame
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
     public bool VerifyContent { get; init; }
 
+    /// <summary>
+    /// Gets each <see cref="ServedArchive.Warning"/> of what this game serves; <see cref="OpenFile"/> and <see cref="OpenArchive"/>
+    /// then describe the archives they serve (a stored layout read even for a merged copy) to find them. Null: not looked for.
+    /// </summary>
+    public Action<string>? Warn { get; init; }
+
     /// <summary>The serving layer for this game's routes.</summary>
     public ArchiveServer Server => _server.Value;
 
@@ -40,7 +46,13 @@ public sealed class EmulatedGame
     internal CacheKey KeyOf(ArchiveRoute route) => Server.KeyOf(route);
 
     /// <summary>Serves <paramref name="route"/> as <paramref name="request"/> asks (<see cref="ArchiveServer.Serve"/>).</summary>
-    public ServedArchive Serve(ArchiveRoute route, ServeRequest request) => Server.Serve(route, request);
+    public ServedArchive Serve(ArchiveRoute route, ServeRequest request)
+    {
+        var served = Server.Serve(route, request);
+        if (Warn is not null && served.Warning is { } warning)
+            Warn(warning);
+        return served;
+    }
 
     /// <summary>
     /// The emulated archive at <paramref name="relativePath"/>: from the cache's stored layout when fresh
@@ -50,7 +62,7 @@ public sealed class EmulatedGame
     {
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
-            return Serve(route, new ServeRequest { KeepArchive = true }).Archive!;
+            return Serve(route, new ServeRequest { KeepArchive = true, Describe = Warn is not null }).Archive!;
         if (!GamePaths.FileExists(full))
             throw new FileNotFoundException($"{full}: not found in the game folder{GamePaths.DanglingLink(full)}", full);
         var index = ArchiveFormats.ReadIndex(full);
@@ -62,7 +74,7 @@ public sealed class EmulatedGame
     {
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
-            return Serve(route, new ServeRequest { OpenFile = true }).File!;
+            return Serve(route, new ServeRequest { OpenFile = true, Describe = Warn is not null }).File!;
         var source = Plan.FindOverride(relativePath)?.SourcePath ?? full;
         if (!GamePaths.FileExists(source))
             throw new FileNotFoundException($"{full}: not found in the game folder or any mod{GamePaths.DanglingLink(full)}", full);

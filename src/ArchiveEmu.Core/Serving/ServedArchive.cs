@@ -69,4 +69,7 @@ public sealed record ServedArchive(ArchiveRoute Route, ServedAs How, string Reas
 
     /// <summary>The emulated archive, when <see cref="ServeRequest.KeepArchive"/> asked for it.</summary>
     public EmulatedArchive? Archive { get; init; }
+
+    /// <summary>What the mods made of the archive that looks like a mistake (<see cref="FarIndexWarning"/>), when <see cref="Summary"/> is filled; else null.</summary>
+    public string? Warning => Summary is null ? null : FarIndexWarning.Of(Route, Summary);
 }

@@ -13,6 +13,7 @@ internal sealed partial class HostProcess : IDisposable
 {
     private readonly Process _process;
     private readonly StringBuilder _output = new();
+    private readonly StringBuilder _error = new();
 
     private HostProcess(Process process, string mountPoint)
     {
@@ -23,9 +24,16 @@ internal sealed partial class HostProcess : IDisposable
     public string MountPoint { get; }
     public int Id => _process.Id;
 
+    /// <summary>Everything the process wrote, stdout and stderr interleaved as they arrived.</summary>
     public string Output
     {
         get { lock (_output) return _output.ToString(); }
+    }
+
+    /// <summary>What the process wrote on stderr alone (the CLI's warnings and usage errors; the host logs on stdout).</summary>
+    public string Error
+    {
+        get { lock (_output) return _error.ToString(); }
     }
 
     /// <summary>Starts ArchiveEmu.Host.dll with host configuration arguments.</summary>
@@ -54,17 +62,22 @@ internal sealed partial class HostProcess : IDisposable
         var process = Process.Start(info) ?? throw new InvalidOperationException("could not start dotnet");
         var host = new HostProcess(process, mountPoint);
         process.OutputDataReceived += (_, e) => host.Append(e.Data);
-        process.ErrorDataReceived += (_, e) => host.Append(e.Data);
+        process.ErrorDataReceived += (_, e) => host.Append(e.Data, stderr: true);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
         return host;
     }
 
-    private void Append(string? line)
+    private void Append(string? line, bool stderr = false)
     {
-        if (line is not null)
-            lock (_output)
-                _output.AppendLine(line);
+        if (line is null)
+            return;
+        lock (_output)
+        {
+            _output.AppendLine(line);
+            if (stderr)
+                _error.AppendLine(line);
+        }
     }
 
     /// <summary>Waits until the mount shows in /proc/self/mountinfo; fails with the host's output if it exits first.</summary>

@@ -15,8 +15,14 @@ internal sealed record MachineInfo(string Os, string Kernel, string Cpu, int Cpu
             storage.Device, storage.IsRotational, folder);
     }
 
-    public string Describe() =>
-        $"{Cpu}, {CpuCount} CPUs, {MemoryBytes / (1L << 30)} GiB, {Os}, {Runtime}; --dir on {(Rotational switch { true => "rotational", false => "non-rotational", null => "unknown" })} storage ({Storage})";
+    public string Describe() => $"{Computer}; {DirStorage}";
+
+    /// <summary>"AMD EPYC, 2 CPUs, 23 GiB, Debian GNU/Linux 12 (bookworm), .NET 10.0.12".</summary>
+    public string Computer => $"{Cpu}, {CpuCount} CPUs, {MemoryBytes / (1L << 30)} GiB, {Os}, {Runtime}";
+
+    /// <summary>"--dir on rotational storage (/dev/vda)".</summary>
+    public string DirStorage =>
+        $"--dir on {(Rotational switch { true => "rotational", false => "non-rotational", null => "unknown" })} storage ({Storage})";
 
     private static string CpuModel()
     {

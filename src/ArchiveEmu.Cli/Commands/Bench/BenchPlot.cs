@@ -12,13 +12,16 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 /// with 40 px between groups, the legend; height = max(84 + 2 × 300 + 16 + 8, 84 + 24 + (P + 3) × 18 + 8) — the title,
 /// two panels 16 px apart (each a 24 px heading, a 240 px plot, 36 px of scenario labels), unless the legend is taller.
 /// A bar is ratio ÷ axis top × 240 px high from the panel's baseline; the panel's <c>g</c> carries both
-/// (<c>data-axis-max</c>, <c>data-baseline</c>), each bar and whisker its <c>data-scenario</c> and <c>data-path</c>.
+/// (<c>data-axis-max</c>, <c>data-baseline</c>), each bar and whisker its <c>data-scenario</c> and <c>data-path</c>. The axis
+/// holds every bar and 1.0×, and whiskers up to 1.5 × the tallest bar: one reaching higher stops at the top with an arrowhead
+/// and its highest run's value.
 /// </remarks>
 internal sealed class BenchPlot(MachineInfo machine, BenchOptions options, IReadOnlyList<ScenarioResult> scenarios)
 {
     private const int AxisWidth = 56, BarWidth = 20, BarGap = 4, GroupGap = 40, LegendWidth = 176, MinWidth = 640;
     private const int TitleHeight = 84, HeadingHeight = 24, PlotHeight = 240, LabelHeight = 36, PanelGap = 16, Bottom = 8;
     private const int PanelHeight = HeadingHeight + PlotHeight + LabelHeight, LegendRow = 18;
+    private const double WhiskerRoom = 1.5;
 
     // Okabe–Ito's colours, told apart with colour-blindness too; solid (first) in grey.
     private static readonly string[] Palette = ["#8c8c8c", "#d55e00", "#e69f00", "#cc79a7", "#0072b2", "#56b4e9", "#009e73", "#f0e442", "#000000"];
@@ -73,7 +76,7 @@ internal sealed class BenchPlot(MachineInfo machine, BenchOptions options, IRead
     private void DrawPanel(SvgCanvas svg, Panel panel, int top)
     {
         double baseline = top + HeadingHeight + PlotHeight;
-        var (axisTop, step) = Axis(panel.Bars.Select(b => b.Ratio.Max).DefaultIfEmpty(1).Max());
+        var (axisTop, step) = Axis(AxisCovers(panel.Bars));
         double scale = PlotHeight / axisTop;
         svg.Open("g", ("class", "panel"), ("data-panel", panel.Name), ("data-axis-max", SvgCanvas.Exact(axisTop)), ("data-baseline", baseline));
         svg.Text(AxisWidth, top + 16, 12, SvgCanvas.Fit(panel.Heading, Width - AxisWidth - 16, 12), ("font-weight", "bold"));
@@ -91,7 +94,7 @@ internal sealed class BenchPlot(MachineInfo machine, BenchOptions options, IRead
         svg.Empty("line", ("class", "reference"), ("data-ratio", "1"), ("x1", AxisWidth), ("y1", one), ("x2", PlotRight), ("y2", one),
             ("stroke", "#000000"), ("stroke-width", 1.5), ("stroke-dasharray", "6 4"));
         foreach (var bar in panel.Bars)
-            DrawWhisker(svg, bar, baseline, scale);
+            DrawWhisker(svg, bar, baseline, scale, axisTop);
         if (panel.Bars.Count == 0)
             svg.Text((AxisWidth + PlotRight) / 2.0, baseline - PlotHeight / 2.0, 12, "not measured", ("text-anchor", "middle"), ("fill", "#444444"));
         svg.Close();
@@ -122,15 +125,25 @@ internal sealed class BenchPlot(MachineInfo machine, BenchOptions options, IRead
         svg.Close();
     }
 
-    // A vertical line from the lowest run to the highest, capped at both ends.
-    private void DrawWhisker(SvgCanvas svg, Bar bar, double baseline, double scale)
+    // A vertical line from the lowest run to the highest, capped at both ends; one above the axis stops at its top with
+    // an arrowhead and the highest run's value.
+    private void DrawWhisker(SvgCanvas svg, Bar bar, double baseline, double scale, double axisTop)
     {
-        double x = BarLeft(bar) + BarWidth / 2.0, low = baseline - bar.Ratio.Min * scale, high = baseline - bar.Ratio.Max * scale;
+        bool clipped = bar.Ratio.Max > axisTop;
+        double x = BarLeft(bar) + BarWidth / 2.0, low = baseline - bar.Ratio.Min * scale, high = baseline - Math.Min(bar.Ratio.Max, axisTop) * scale;
         svg.Empty("line", ("class", "whisker"), ("data-scenario", bar.Scenario), ("data-path", bar.Path),
             ("data-min", SvgCanvas.Exact(bar.Ratio.Min)), ("data-max", SvgCanvas.Exact(bar.Ratio.Max)),
             ("x1", x), ("y1", low), ("x2", x), ("y2", high), ("stroke", "#222222"), ("stroke-width", 1.5));
-        foreach (double y in new[] { low, high })
-            svg.Empty("line", ("x1", x - 4), ("y1", y), ("x2", x + 4), ("y2", y), ("stroke", "#222222"), ("stroke-width", 1.5));
+        svg.Empty("line", ("x1", x - 4), ("y1", low), ("x2", x + 4), ("y2", low), ("stroke", "#222222"), ("stroke-width", 1.5));
+        if (!clipped)
+        {
+            svg.Empty("line", ("x1", x - 4), ("y1", high), ("x2", x + 4), ("y2", high), ("stroke", "#222222"), ("stroke-width", 1.5));
+            return;
+        }
+        svg.Empty("polyline", ("points", FormattableString.Invariant($"{x - 4:0.###},{high + 6:0.###} {x:0.###},{high:0.###} {x + 4:0.###},{high + 6:0.###}")),
+            ("fill", "none"), ("stroke", "#222222"), ("stroke-width", 1.5));
+        // at most 4 characters, so the label stays clear of the next bar's whisker (24 px on)
+        svg.Text(x + 3, high + 9, 9, bar.Ratio.Max >= 10 ? $"{bar.Ratio.Max:0}×" : $"{bar.Ratio.Max:0.#}×", ("class", "clipped"), ("fill", "#222222"));
     }
 
     private void DrawLegend(SvgCanvas svg, int top)
@@ -161,6 +174,14 @@ internal sealed class BenchPlot(MachineInfo machine, BenchOptions options, IRead
     private double BarLeft(Bar bar) => GroupLeft(bar.Group) + _paths.IndexOf(bar.Path) * (BarWidth + BarGap);
 
     private string Colour(string path) => Palette[_paths.IndexOf(path) % Palette.Length];
+
+    // Every bar and 1.0×, and the whiskers up to half as high again: one noisy run (a shared machine's) would otherwise
+    // squeeze every bar into the bottom of the plot.
+    private static double AxisCovers(IReadOnlyList<Bar> bars)
+    {
+        double bar = bars.Select(b => b.Ratio.Median).DefaultIfEmpty(1).Max();
+        return Math.Min(bars.Select(b => b.Ratio.Max).DefaultIfEmpty(1).Max(), WhiskerRoom * Math.Max(1, bar));
+    }
 
     /// <summary>The axis top and tick step: a step of 1, 2, 2.5 or 5 × 10^k, at most 6 ticks, room above the highest whisker and 1.0×.</summary>
     internal static (double Top, double Step) Axis(double highest)

@@ -58,6 +58,21 @@ public sealed class BenchPlotDrawingTests
         Assert.That((string?)reference.Attribute("y1"), Is.EqualTo("228"));
     }
 
+    [Test]
+    public void Draw_WhiskerFarAboveTheBars_StopsAtTheAxisTop_WithItsValue()
+    {
+        var (svg, _) = Draw(Scenario("s", Path("solid", [1, 1, 1], [1, 1, 1]), Path("emulated", [0.5, 9, 0.8], [0.2, 0.2, 0.2])));
+
+        // the axis holds the bars and 1.0× and whiskers up to 1.5× (ticks of 0.5 up to 2), not one noisy run of 9×
+        var panel = Panel(svg, "whole-archive");
+        Assert.That((string?)panel.Attribute("data-axis-max"), Is.EqualTo("2"));
+        var whisker = panel.Elements(Svg + "line").Single(l => (string?)l.Attribute("class") == "whisker" && (string?)l.Attribute("data-path") == "emulated");
+        Assert.That(((string?)whisker.Attribute("data-max"), (string?)whisker.Attribute("y1"), (string?)whisker.Attribute("y2")),
+            Is.EqualTo(("9", "288", "108")), "from 0.5 to the plot's top");
+        Assert.That(panel.Elements(Svg + "text").Where(t => (string?)t.Attribute("class") == "clipped").Select(t => t.Value), Is.EqualTo(new[] { "9×" }));
+        Assert.That(panel.Elements(Svg + "polyline").Count(), Is.EqualTo(1), "an arrowhead, no cap");
+    }
+
     [TestCase(1, 3, 640, 708, TestName = "Size_OneScenario_IsTheMinimumWidth")]
     [TestCase(5, 7, 56 + 5 * 164 + 6 * 40 + 176, 708, TestName = "Size_FiveScenarios_GrowsWithTheGroups")]
     [TestCase(1, 30, 56 + 30 * 20 + 29 * 4 + 2 * 40 + 176, 84 + 24 + 33 * 18 + 8, TestName = "Size_ThirtyPaths_GrowsWithTheLegend")]

@@ -54,6 +54,23 @@ internal static class CliOptions
         return option;
     }
 
+    /// <summary><c>--name FILE.ext</c>: a file name ending in <paramref name="extension"/> (any case); null when the option is absent.</summary>
+    public static Option<string> FileEndingIn(string name, string extension, string description) => new(name)
+    {
+        Description = description,
+        HelpName = $"FILE{extension}",
+        CustomParser = result =>
+        {
+            if (result.Tokens.Count == 0)
+                return null; // the parser reports the missing value
+            var text = result.Tokens[0].Value;
+            if (text.EndsWith(extension, StringComparison.OrdinalIgnoreCase) && Path.GetFileName(text).Length > extension.Length)
+                return text;
+            result.AddError($"{name} takes a file name ending in {extension}, not '{text}'");
+            return null;
+        },
+    };
+
     /// <summary>The one shape of a wrong word, for every option and setting: "--merge takes auto, always or never, not 'sometimes'".</summary>
     public static string Takes(string name, IReadOnlyList<string> words, string text) =>
         $"{name} takes {string.Join(", ", words.Take(words.Count - 1))} or {words[^1]}, not '{text}'";

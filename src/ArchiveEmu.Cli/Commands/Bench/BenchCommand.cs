@@ -26,10 +26,11 @@ internal sealed class BenchCommand : ICommand
     private readonly Option<string> _json = new("--json") { Description = "Also write the results as JSON to FILE", HelpName = "FILE" };
     private readonly Option<bool> _explain = new("--explain") { Description = "Also print what every column and path name means" };
     private readonly Option<bool> _brief = new("--brief") { Description = "One line per read path instead of the tables per scenario" };
+    private readonly Option<string> _plot = CliOptions.FileEndingIn("--plot", ".svg", "Also draw the ratios to solid as an SVG chart in FILE.svg");
     private readonly Option<int> _scaleDown = CliOptions.WholeNumber("--scale-down", 1, 1, 1 << 16, "Divide every texture's size (tests use it to stay fast)");
 
     public string Name => "bench";
-    public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--block-size N] [--dir DIR] [--json FILE] [--explain] [--brief]";
+    public string Usage => "archiveemu bench [SCENARIO…|all] [--runs N] [--cold] [--drop-caches] [--random-reads N] [--block-size N] [--dir DIR] [--json FILE] [--explain] [--brief] [--plot FILE.svg]";
 
     public Command Define(CliConsole console)
     {
@@ -42,7 +43,7 @@ internal sealed class BenchCommand : ICommand
         _scaleDown.Hidden = true; // tests shrink every texture with it
         var command = new Command(Name, "Measure what emulation and the merged cache cost against reading the original files, on this machine")
         {
-            _scenarios, _runs, _cold, _dropCaches, _randomReads, _blockSize, _dir, _json, _explain, _brief, _scaleDown,
+            _scenarios, _runs, _cold, _dropCaches, _randomReads, _blockSize, _dir, _json, _explain, _brief, _plot, _scaleDown,
         };
         command.Validate(result => result.GetValue(_dropCaches) && !result.GetValue(_cold) ? "--drop-caches goes with --cold" : null);
         return command.Runs(parse => Run(parse, console));
@@ -63,6 +64,9 @@ internal sealed class BenchCommand : ICommand
         var json = parse.GetValue(_json) is { } j ? Path.GetFullPath(j) : null;
         if (json is not null && !Directory.Exists(Path.GetDirectoryName(json)))
             throw new DirectoryNotFoundException($"--json {json}: its folder does not exist");
+        var plot = parse.GetValue(_plot) is { } svg ? Path.GetFullPath(svg) : null;
+        if (plot is not null && Path.GetDirectoryName(plot) is var folder && !Directory.Exists(folder))
+            throw new DirectoryNotFoundException($"--plot {plot}: its folder {folder} does not exist");
 
         var parent = Path.GetFullPath(parse.GetValue(_dir) ?? Path.GetTempPath());
         if (!Directory.Exists(parent))
@@ -96,6 +100,8 @@ internal sealed class BenchCommand : ICommand
                     using var writer = new StreamWriter(stream, leaveOpen: true);
                     report.WriteJson(writer);
                 });
+            if (plot is not null)
+                AtomicFile.Write(plot, new BenchPlot(machine, options, results).Write);
             return 0;
         }
         catch (OperationCanceledException) when (cancel.IsCancellationRequested)

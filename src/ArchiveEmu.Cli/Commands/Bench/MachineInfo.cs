@@ -15,7 +15,13 @@ internal sealed record MachineInfo(string Os, string Kernel, string Cpu, int Cpu
             storage.Device, storage.IsRotational, folder);
     }
 
-    public string Describe() => $"{Cpu}, {CpuCount} CPUs, {MemoryBytes / (1L << 30)} GiB, {Os}, {Runtime}; --dir on {Storage}, {StorageKindText()}";
+    public string Describe() => $"{Computer}; {DirStorage}";
+
+    /// <summary>"AMD EPYC, 2 CPUs, 23 GiB, Debian GNU/Linux 12 (bookworm), .NET 10.0.12".</summary>
+    public string Computer => $"{Cpu}, {CpuCount} CPUs, {MemoryBytes / (1L << 30)} GiB, {Os}, {Runtime}";
+
+    /// <summary>"--dir on /dev/vda, which the kernel reports as rotational (a flag, not a measured speed)".</summary>
+    public string DirStorage => $"--dir on {Storage}, {StorageKindText()}";
 
     // The kernel's rotational flag is what the device driver declares (a virtio disk may say rotational on an SSD).
     private string StorageKindText() => Rotational switch

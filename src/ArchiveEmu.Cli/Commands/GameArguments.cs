@@ -44,16 +44,17 @@ internal sealed class GameArguments
 
     /// <summary>
     /// Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache. Warnings
-    /// about the mods (one given twice, one inside another) go to <paramref name="warnings"/>, or else to stderr.
+    /// about the mods (one given twice, one inside another, a folder that looks meant for an archive but matches no game file) go to <paramref name="warnings"/>, or else to stderr.
     /// </summary>
     public EmulatedGame Resolve(ParseResult parse, CliConsole console, List<string>? warnings = null)
     {
         var odd = warnings ?? [];
         var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
+        var plan = new ModRouter(parse.GetRequiredValue(Game), mods).Resolve();
+        odd.AddRange(plan.Warnings);
         if (warnings is null)
             foreach (var warning in odd)
                 console.Error.WriteLine($"archiveemu: warning: {warning}");
-        var plan = new ModRouter(parse.GetRequiredValue(Game), mods).Resolve();
         return new EmulatedGame(plan)
         {
             Cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console),

@@ -22,9 +22,14 @@ internal sealed class GameSpelling(string gameRoot, IEnumerable<string> sliceRou
     public (string Relative, bool InGame) Child(string parent, bool parentInGame, string name, string modPath)
     {
         if (!_folders.TryGetValue(parent, out var folder))
-            _folders[parent] = folder = new Folder(parentInGame ? List(parent) : []);
+            _folders[parent] = folder = new Folder(parentInGame ? TryList(parent) : []);
 
-        if (folder.Game.TryGetValue(name, out var spellings))
+        if (folder.Game is null) // a folder that cannot be listed (no read permission) still opens names spelled exactly
+        {
+            if (Path.Exists(Path.Combine(gameRoot, Join(parent, name))))
+                return (Join(parent, name), true);
+        }
+        else if (folder.Game.TryGetValue(name, out var spellings))
         {
             string? found = spellings.Length == 1 ? spellings[0] : Array.Find(spellings, s => s == name);
             return found is not null ? (Join(parent, found), true)
@@ -36,7 +41,22 @@ internal sealed class GameSpelling(string gameRoot, IEnumerable<string> sliceRou
         return (Join(parent, first), false);
     }
 
-    /// <summary>The names in a game folder, or for a game file that holds archives (slices), the next components of their routes.</summary>
+    /// <summary>
+    /// The names in a game folder, or for a game file that holds archives (slices), the next components of their routes;
+    /// null when the folder cannot be listed.
+    /// </summary>
+    private IEnumerable<string>? TryList(string relative)
+    {
+        try
+        {
+            return List(relative).ToArray();
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
     private IEnumerable<string> List(string relative)
     {
         var full = relative.Length == 0 ? gameRoot : Path.Combine(gameRoot, relative);
@@ -50,9 +70,9 @@ internal sealed class GameSpelling(string gameRoot, IEnumerable<string> sliceRou
     private static string Join(string parent, string name) => parent.Length == 0 ? name : $"{parent}/{name}";
 
     /// <summary>One folder's game names grouped by case-insensitive name, and the new names mods gave it so far.</summary>
-    private sealed class Folder(IEnumerable<string> gameNames)
+    private sealed class Folder(IEnumerable<string>? gameNames)
     {
-        public Dictionary<string, string[]> Game { get; } = gameNames.GroupBy(n => n, Case).ToDictionary(g => g.Key, g => g.ToArray(), Case);
+        public Dictionary<string, string[]>? Game { get; } = gameNames?.GroupBy(n => n, Case).ToDictionary(g => g.Key, g => g.ToArray(), Case);
         public Dictionary<string, string> Added { get; } = new(Case);
     }
 }

@@ -17,7 +17,7 @@ internal sealed class ArchiveLookalike(string gameRoot)
 
     public static bool LooksLikeArchive(string name, IReadOnlyList<(string Path, bool IsFolder)> entries) =>
         ArchiveExtensions.Contains(Path.GetExtension(name))
-        || (entries.Count > 0 && entries.All(e => !e.IsFolder && IsIndexName(Path.GetFileName(e.Path))));
+        || (entries.Count > 0 && entries.All(e => !e.IsFolder && EntryFileName.IsIndexName(Path.GetFileName(e.Path))));
 
     /// <summary>The warning for <paramref name="modFolder"/>, at <paramref name="relative"/> in the game's terms.</summary>
     public string Warn(string modFolder, string relative) =>
@@ -40,14 +40,6 @@ internal sealed class ArchiveLookalike(string gameRoot)
         if (candidates.Length == 0)
             candidates = _gameFiles.Where(f => ArchiveExtensions.Contains(Path.GetExtension(f))).ToArray();
         return candidates.MinBy(f => EditDistance(f.ToUpperInvariant(), relative.ToUpperInvariant()));
-    }
-
-    private static bool IsIndexName(string name)
-    {
-        int digits = 0;
-        while (digits < name.Length && char.IsAsciiDigit(name[digits]))
-            digits++;
-        return digits > 0 && (digits == name.Length || name[digits] is '.' or '_');
     }
 
     /// <summary>Levenshtein distance: insertions, deletions and substitutions of one UTF-16 unit each cost 1.</summary>

@@ -171,6 +171,20 @@ public sealed class LetterCaseTests
     }
 
     [Test]
+    public void Resolve_ArchiveInsideAnotherFileInAnyCase_TargetsTheSliceAsRegistered()
+    {
+        _dir.Write("game/data/bgm.cpk", new byte[64]);
+        _dir.Write("a/DATA/BGM.CPK/Voice.AWB/2.adx", [2]);
+        var slices = new Dictionary<string, (ArchiveSource, IArchiveFormat)>
+        {
+            ["data/bgm.cpk/voice.awb"] = (ArchiveSource.Slice(_dir["game/data/bgm.cpk"], 16, 32), FakeFormat.Index),
+        };
+        var route = new ModRouter(_dir["game"], [_dir["a"]], _ => null, slices).Resolve().Archives.Single();
+        Assert.That(route.RelativePath, Is.EqualTo("data/bgm.cpk/voice.awb"));
+        Assert.That(route.Patch.Changes.Single().Key, Is.EqualTo(EntryKey.ByIndex(2)));
+    }
+
+    [Test]
     public void Resolve_DeleteSuffixInCapitals_Deletes()
     {
         _dir.Write("a/DATA/TEX.AFS/7.DEL", []);

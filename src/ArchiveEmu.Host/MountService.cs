@@ -29,6 +29,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
         var plan = new ModRouter(options.Game!, options.Mods).Resolve();
+        foreach (var warning in plan.Warnings)
+            logger.LogWarning("{Message}", warning);
         foreach (var conflict in plan.Conflicts)
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);

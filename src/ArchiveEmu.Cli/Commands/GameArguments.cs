@@ -44,8 +44,8 @@ internal sealed class GameArguments
 
     /// <summary>
     /// Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache. Warnings
-    /// about the mods (one given twice, one inside another) and about what the game serves (an index far past an archive's
-    /// end) go to <paramref name="warnings"/>, or else to stderr.
+    /// about the mods (one given twice, one inside another, a folder that looks meant for an archive but matches no game file)
+    /// and about what the game serves (an index far past an archive's end) go to <paramref name="warnings"/>, or else to stderr.
     /// </summary>
     public EmulatedGame Resolve(ParseResult parse, CliConsole console, List<string>? warnings = null)
     {
@@ -54,6 +54,8 @@ internal sealed class GameArguments
         var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
         odd.ForEach(warn);
         var plan = new ModRouter(parse.GetRequiredValue(Game), mods).Resolve();
+        foreach (var warning in plan.Warnings)
+            warn(warning);
         return new EmulatedGame(plan)
         {
             Cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console),

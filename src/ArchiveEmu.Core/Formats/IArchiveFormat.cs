@@ -20,8 +20,17 @@ public interface IArchiveFormat
 
     EntryAddressing Addressing { get; }
 
-    /// <summary>How entry names compare (IMG ignores case); unused for index formats.</summary>
+    /// <summary>
+    /// How entry names compare, as the format's own readers and games compare them (IMG ignores case; PAK, tar and ZIP
+    /// do not: docs/FORMATS.md, "Letter case of entry names"); unused for index formats.
+    /// </summary>
     StringComparer NameComparer { get; }
+
+    /// <summary>
+    /// File name extensions this format's archives commonly have (".afs"), used only to warn about a mod folder so named
+    /// that matches no game file; an archive is found by its content, never by its extension.
+    /// </summary>
+    IReadOnlyList<string> Extensions => [];
 
     /// <summary>
     /// True if the file looks like this format. <paramref name="head"/> holds the first bytes of the

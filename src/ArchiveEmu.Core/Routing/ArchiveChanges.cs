@@ -6,6 +6,8 @@ namespace ArchiveEmu.Core.Routing;
 internal sealed class ArchiveChanges
 {
     private readonly OrderedChanges<EntryKey, EntryChange> _changes;
+    private readonly Dictionary<EntryKey, string> _fromThisMod; // the current mod's files by entry: a mod may spell the archive's folder twice
+    private string? _mod;
 
     public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice = null)
     {
@@ -14,6 +16,7 @@ internal sealed class ArchiveChanges
         Format = format;
         Slice = slice;
         _changes = new OrderedChanges<EntryKey, EntryChange>(new EntryKeyComparer(format.NameComparer));
+        _fromThisMod = new Dictionary<EntryKey, string>(new EntryKeyComparer(format.NameComparer));
     }
 
     public string RelativePath { get; }
@@ -21,16 +24,23 @@ internal sealed class ArchiveChanges
     public IArchiveFormat Format { get; }
     public ArchiveSource? Slice { get; }
 
-    /// <summary>Adds every file below <paramref name="archiveFolder"/> (one mod's folder for this archive).</summary>
+    /// <summary>
+    /// Adds every file below <paramref name="archiveFolder"/>: one mod's folder for this archive, or one of its folders when the
+    /// mod spells the archive's name in several letter cases. Two files of one mod for one entry are an <see cref="IOException"/>.
+    /// </summary>
     public void AddMod(string modRoot, string modName, string archiveFolder)
     {
-        var fromThisMod = new Dictionary<EntryKey, string>(new EntryKeyComparer(Format.NameComparer));
+        if (_mod != modRoot)
+        {
+            _fromThisMod.Clear();
+            _mod = modRoot;
+        }
         foreach (var file in FilesBelow(modRoot, archiveFolder))
         {
             var relative = Path.GetRelativePath(archiveFolder, file).Replace(Path.DirectorySeparatorChar, '/');
             var (key, delete) = EntryFileName.Parse(relative, Format.Addressing, file);
-            if (!fromThisMod.TryAdd(key, file))
-                throw new IOException($"{file}: targets entry {key} of {GamePath}, as {fromThisMod[key]} in the same mod does");
+            if (!_fromThisMod.TryAdd(key, file))
+                throw new IOException($"{file}: targets entry {key} of {GamePath}, as {_fromThisMod[key]} in the same mod does; the mod is ambiguous, keep one of them");
             var input = delete ? null : EntryInput.FromFile(file);
             _changes.Set(key, new EntryChange(key, input, modName), modName);
         }

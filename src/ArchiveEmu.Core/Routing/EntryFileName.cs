@@ -21,13 +21,23 @@ internal static class EntryFileName
 
         if (relativePath.Contains('/'))
             throw new IOException($"{fullPath}: entries of an index-addressed archive go directly in its folder, not in a subfolder");
-        int digits = 0;
-        while (digits < relativePath.Length && char.IsAsciiDigit(relativePath[digits]))
-            digits++;
-        bool endsWell = digits == relativePath.Length || relativePath[digits] is '.' or '_';
-        if (digits == 0 || !endsWell || digits > 9)
+        int digits = IndexDigits(relativePath);
+        if (digits == 0)
             throw new IOException($"{fullPath}: name must start with the entry's index (7.dds, 0007.dds, 7_name.dds)");
         int index = int.Parse(relativePath.AsSpan(0, digits), NumberStyles.None, CultureInfo.InvariantCulture);
         return (EntryKey.ByIndex(index), delete);
+    }
+
+    /// <summary>Whether a file name addresses an entry of an index format (<c>7.dds</c>, <c>0007.dds</c>, <c>7_hero.dds</c>, <c>42</c>).</summary>
+    public static bool IsIndexName(string fileName) => IndexDigits(fileName) > 0;
+
+    /// <summary>How many decimal digits start the name, if 1 to 9 ended by '.', '_' or the end of the name; else 0.</summary>
+    private static int IndexDigits(string name)
+    {
+        int digits = 0;
+        while (digits < name.Length && char.IsAsciiDigit(name[digits]))
+            digits++;
+        bool endsWell = digits == name.Length || name[digits] is '.' or '_';
+        return digits is > 0 and <= 9 && endsWell ? digits : 0;
     }
 }

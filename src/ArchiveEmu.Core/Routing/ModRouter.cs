@@ -5,8 +5,9 @@ namespace ArchiveEmu.Core.Routing;
 /// <summary>
 /// Resolves mod folders against a game folder (docs/DESIGN.md, "Mod folders and routes"): a mod folder named
 /// like a game file holds entries for that archive, other files override game files whole; mods are
-/// in priority order (a later one wins) and every conflict is reported. Nothing leads out of a mod; the game's own symlinks
-/// are followed wherever they lead.
+/// in priority order (a later one wins) and every conflict is reported. A mod path meets the game's whatever its letter
+/// case and is served as the game spells it (<see cref="GameSpelling"/>). Nothing leads out of a mod; the game's own
+/// symlinks are followed wherever they lead.
 /// </summary>
 public sealed class ModRouter
 {
@@ -31,49 +32,88 @@ public sealed class ModRouter
 
     public RoutePlan Resolve()
     {
-        var archives = new Dictionary<string, ArchiveChanges>(StringComparer.Ordinal);
-        var overrides = new OrderedChanges<string, FileOverride>(StringComparer.Ordinal);
+        var walk = new Walker(this);
         foreach (var mod in _mods)
-            Walk(mod, ModName(mod), mod, "", archives, overrides);
+            walk.Mod(mod);
 
-        var routes = archives.Values.OrderBy(a => a.RelativePath, StringComparer.Ordinal).Select(a => a.ToRoute()).ToArray();
-        var overrideConflicts = overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]));
-        return new RoutePlan(_game, _mods, routes, overrides.Values.ToArray(),
-            routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray());
+        var routes = walk.Archives.Values.OrderBy(a => a.RelativePath, StringComparer.Ordinal).Select(a => a.ToRoute()).ToArray();
+        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]));
+        return new RoutePlan(_game, _mods, routes, walk.Overrides.Values.ToArray(),
+            routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
     }
 
-    private void Walk(string modRoot, string modName, string folder, string relative,
-        Dictionary<string, ArchiveChanges> archives, OrderedChanges<string, FileOverride> overrides)
+    /// <summary>One <see cref="Resolve"/>: the mods walked in order, each path spelled as the game spells it (<see cref="GameSpelling"/>).</summary>
+    private sealed class Walker(ModRouter router)
     {
-        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, folder))
-        {
-            string childRelative = relative.Length == 0 ? Path.GetFileName(path) : $"{relative}/{Path.GetFileName(path)}";
-            string gamePath = Path.Combine(_game, childRelative);
+        private readonly GameSpelling _spelling = new(router._game, router._slices.Keys);
+        private readonly ArchiveLookalike _lookalike = new(router._game);
+        private readonly Dictionary<string, string> _modTargets = new(StringComparer.Ordinal); // this mod's whole files, by target
+        private string _modRoot = "", _modName = "";
 
-            if (isFolder && _slices.TryGetValue(childRelative, out var slice))
+        public Dictionary<string, ArchiveChanges> Archives { get; } = new(StringComparer.Ordinal);
+        public OrderedChanges<string, FileOverride> Overrides { get; } = new(StringComparer.Ordinal);
+        public List<string> Warnings { get; } = [];
+
+        public void Mod(string modRoot)
+        {
+            (_modRoot, _modName) = (modRoot, ModName(modRoot));
+            _modTargets.Clear();
+            Folder(modRoot, "", inGame: true, warned: false);
+        }
+
+        /// <param name="relative">The folder's path as the game spells it ("" for the mod's root).</param>
+        /// <param name="inGame">Whether the game has that folder (else every path below it is new).</param>
+        /// <param name="warned">Whether a folder above was warned about as an archive look-alike (one warning is enough).</param>
+        private void Folder(string folder, string relative, bool inGame, bool warned)
+        {
+            var entries = GamePaths.EntriesInside(_modRoot, folder).ToList();
+            if (!inGame && !warned && ArchiveLookalike.LooksLikeArchive(relative, entries))
             {
-                if (!archives.TryGetValue(childRelative, out var changes))
-                    archives[childRelative] = changes = new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source);
-                changes.AddMod(modRoot, modName, path);
+                Warnings.Add(_lookalike.Warn(folder, relative));
+                warned = true;
             }
-            else if (isFolder && File.Exists(gamePath) && _slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))
-                Walk(modRoot, modName, path, childRelative, archives, overrides); // a container: the archives inside it are routes of their own
-            else if (isFolder && File.Exists(gamePath)) // through the game's symlinks, wherever they lead
+            foreach (var (path, isFolder) in entries)
+            {
+                var (childRelative, childInGame) = _spelling.Child(relative, inGame, Path.GetFileName(path), path);
+                if (isFolder)
+                    ChildFolder(path, childRelative, childInGame, warned);
+                else
+                    WholeFile(path, childRelative);
+            }
+        }
+
+        private void ChildFolder(string path, string childRelative, bool inGame, bool warned)
+        {
+            var slices = router._slices;
+            string gamePath = Path.Combine(router._game, childRelative);
+            if (slices.TryGetValue(childRelative, out var slice))
+                ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source)).AddMod(_modRoot, _modName, path);
+            else if (inGame && File.Exists(gamePath) && slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))
+                Folder(path, childRelative, inGame, warned); // a container: the archives inside it are routes of their own
+            else if (inGame && File.Exists(gamePath)) // through the game's symlinks, wherever they lead
             {
                 if (GamePaths.DanglingLink(gamePath) is { Length: > 0 } nowhere)
                     throw new FileNotFoundException($"{gamePath}{nowhere}: mod folder {path} targets it", gamePath);
-                if (!archives.TryGetValue(childRelative, out var changes))
-                {
-                    var format = _detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,
-                        $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows");
-                    archives[childRelative] = changes = new ArchiveChanges(childRelative, gamePath, format);
-                }
-                changes.AddMod(modRoot, modName, path);
+                ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, gamePath, router._detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,
+                    $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows"))).AddMod(_modRoot, _modName, path);
             }
-            else if (isFolder)
-                Walk(modRoot, modName, path, childRelative, archives, overrides);
             else
-                overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), modName), modName);
+                Folder(path, childRelative, inGame, warned);
+        }
+
+        private void WholeFile(string path, string childRelative)
+        {
+            if (!_modTargets.TryAdd(childRelative, path))
+                throw new IOException($"{path}: targets {childRelative}, as {_modTargets[childRelative]} in the same mod does "
+                    + "(they differ only in letter case); the mod is ambiguous, keep one of them");
+            Overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), _modName), _modName);
+        }
+
+        private ArchiveChanges ArchiveFor(string relative, Func<ArchiveChanges> create)
+        {
+            if (!Archives.TryGetValue(relative, out var changes))
+                Archives[relative] = changes = create();
+            return changes;
         }
     }
 

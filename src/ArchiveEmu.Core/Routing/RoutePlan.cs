@@ -26,13 +26,15 @@ public sealed record FileOverride(string RelativePath, string SourcePath, string
 /// <summary>Everything the mod folders ask of the game folder.</summary>
 public sealed class RoutePlan
 {
-    internal RoutePlan(string gameFolder, IReadOnlyList<string> mods, IReadOnlyList<ArchiveRoute> archives, IReadOnlyList<FileOverride> overrides, IReadOnlyList<RouteConflict> conflicts)
+    internal RoutePlan(string gameFolder, IReadOnlyList<string> mods, IReadOnlyList<ArchiveRoute> archives, IReadOnlyList<FileOverride> overrides, IReadOnlyList<RouteConflict> conflicts,
+        IReadOnlyList<string> warnings)
     {
         GameFolder = gameFolder;
         Mods = mods;
         Archives = archives;
         Overrides = overrides;
         Conflicts = conflicts;
+        Warnings = warnings;
     }
 
     public string GameFolder { get; }
@@ -44,6 +46,12 @@ public sealed class RoutePlan
 
     /// <summary>Every conflict, archives' entries and whole files alike.</summary>
     public IReadOnlyList<RouteConflict> Conflicts { get; }
+
+    /// <summary>
+    /// What looks like a mistake in the mods but is applied as asked: a folder that looks meant for an archive but matches
+    /// no game file (docs/DESIGN.md, "Letter case"). One line each; front ends show them all.
+    /// </summary>
+    public IReadOnlyList<string> Warnings { get; }
 
     public ArchiveRoute? FindArchive(string relativePath) =>
         Archives.FirstOrDefault(a => a.RelativePath == GamePaths.Normalise(relativePath));

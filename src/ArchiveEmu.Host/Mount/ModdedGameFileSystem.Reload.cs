@@ -28,6 +28,8 @@ internal sealed partial class ModdedGameFileSystem
             try
             {
                 var plan = new ModRouter(_gameFolder, old.Game.Plan.Mods).Resolve();
+                foreach (var warning in plan.Warnings.Except(old.Game.Plan.Warnings)) // each new one, once
+                    _logger.LogWarning("hot reload: {Message}", warning);
                 next = MountSnapshot.Create(new EmulatedGame(plan, _pool) { Cache = old.Game.Cache, VerifyContent = old.Game.VerifyContent }, old);
             }
             catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException)

@@ -60,6 +60,10 @@ public sealed class ModFolderMistakeTests
         Assert.That(text.Out, Does.Contain($"\nwarning    {warning}\n"), text.ToString());
         var json = CliRun.Run("build", "--game", _dir["game"], "--mod", _dir["mods/a"], "--mod", _dir["mods/a/data"], "--no-cache", "--json");
         using var doc = JsonDocument.Parse(json.Out);
-        Assert.That(doc.RootElement.GetProperty("warnings").EnumerateArray().Select(w => w.GetString()), Is.EqualTo(new[] { warning }));
+        var warnings = doc.RootElement.GetProperty("warnings").EnumerateArray().Select(w => w.GetString()!).ToArray();
+        Assert.That(warnings[0], Is.EqualTo(warning));
+        // Issue 19: the inner mod's voice.afs/ is at the game's root, where the game has no voice.afs.
+        Assert.That(warnings.Skip(1).Single(), Does.StartWith($"mod folder {_dir["mods/a/data/voice.afs"]} looks like an archive's entries")
+            .And.EndWith("closest game path: data/voice.afs"));
     }
 }

@@ -15,6 +15,7 @@ internal sealed class AfsFormat : IArchiveFormat
     public string Name => "afs";
     public EntryAddressing Addressing => EntryAddressing.ByIndex;
     public StringComparer NameComparer => StringComparer.Ordinal;
+    public IReadOnlyList<string> Extensions { get; } = [".afs"];
 
     public bool Detect(ReadOnlySpan<byte> head, long length)
     {

@@ -13,6 +13,7 @@ internal sealed class AwbFormat : IArchiveFormat
     public string Name => "awb";
     public EntryAddressing Addressing => EntryAddressing.ByIndex;
     public StringComparer NameComparer => StringComparer.Ordinal;
+    public IReadOnlyList<string> Extensions { get; } = [".awb"];
 
     public bool Detect(ReadOnlySpan<byte> head, long length)
     {

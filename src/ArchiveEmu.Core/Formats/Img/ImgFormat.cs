@@ -21,6 +21,7 @@ internal sealed class ImgFormat : IArchiveFormat
     public string Name => "img";
     public EntryAddressing Addressing => EntryAddressing.ByName;
     public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public IReadOnlyList<string> Extensions { get; } = [".img"];
 
     public bool Detect(ReadOnlySpan<byte> head, long length)
     {

@@ -17,6 +17,8 @@ internal sealed class PakFormat : IArchiveFormat
     public string Name => "pak";
     public EntryAddressing Addressing => EntryAddressing.ByName;
     public StringComparer NameComparer => StringComparer.Ordinal;
+    // .bin and .arc as FEF's PAK examples name them (init_free.bin, loading.arc).
+    public IReadOnlyList<string> Extensions { get; } = [".pak", ".pac", ".arc", ".bin"];
 
     public bool Detect(ReadOnlySpan<byte> head, long length) => DetectVariant(head, length) is not null;
 

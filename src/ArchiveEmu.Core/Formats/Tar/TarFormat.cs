@@ -13,6 +13,7 @@ internal sealed class TarFormat : IArchiveFormat
     public string Name => "tar";
     public EntryAddressing Addressing => EntryAddressing.ByName;
     public StringComparer NameComparer => StringComparer.Ordinal;
+    public IReadOnlyList<string> Extensions { get; } = [".tar"];
 
     public bool Detect(ReadOnlySpan<byte> head, long length) =>
         head.Length >= BlockSize && head[..BlockSize].IndexOfAnyExcept((byte)0) >= 0 && ChecksumMatches(head[..BlockSize])

@@ -11,6 +11,7 @@ internal sealed class ZipFormat : IArchiveFormat
     public string Name => "zip";
     public EntryAddressing Addressing => EntryAddressing.ByName;
     public StringComparer NameComparer => StringComparer.Ordinal;
+    public IReadOnlyList<string> Extensions { get; } = [".zip"];
 
     /// <summary>
     /// A local header at the start; or, when the head is the whole file (an empty zip, a small self-extractor),

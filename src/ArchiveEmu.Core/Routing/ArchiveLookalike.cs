@@ -1,0 +1,61 @@
+using ArchiveEmu.Core.Formats;
+
+namespace ArchiveEmu.Core.Routing;
+
+/// <summary>
+/// A mod folder that looks meant for an archive but matches no game path (docs/DESIGN.md, "Letter case"): its files
+/// become new files nobody reads, so the plan warns, naming the closest game path. It looks meant for an archive when
+/// its name ends in an extension a format registers (<see cref="IArchiveFormat.Extensions"/>), or when it holds files
+/// and nothing else, all index-named (<c>3.dds</c>, <c>12_foo.adx</c>).
+/// </summary>
+internal sealed class ArchiveLookalike(string gameRoot)
+{
+    private static readonly HashSet<string> ArchiveExtensions =
+        ArchiveFormats.All.SelectMany(f => f.Extensions).ToHashSet(StringComparer.OrdinalIgnoreCase);
+
+    private string[]? _gameFiles; // listed once, and only when a warning needs them
+
+    public static bool LooksLikeArchive(string name, IReadOnlyList<(string Path, bool IsFolder)> entries) =>
+        ArchiveExtensions.Contains(Path.GetExtension(name))
+        || (entries.Count > 0 && entries.All(e => !e.IsFolder && EntryFileName.IsIndexName(Path.GetFileName(e.Path))));
+
+    /// <summary>The warning for <paramref name="modFolder"/>, at <paramref name="relative"/> in the game's terms.</summary>
+    public string Warn(string modFolder, string relative) =>
+        $"mod folder {modFolder} looks like an archive's entries, but the game has no file at {relative} (letter case aside), "
+        + $"so its files are added as new files; {(Closest(relative) is { } closest ? $"closest game path: {closest}" : "the game has no archive like it")}";
+
+    /// <summary>
+    /// The closest game file: one with the same name (letter case aside) in another folder, else one with the same
+    /// extension, else one with an archive extension; among those, the smallest edit distance between the relative paths
+    /// (letter case aside), then the first in ordinal order.
+    /// </summary>
+    private string? Closest(string relative)
+    {
+        _gameFiles ??= Directory.EnumerateFiles(gameRoot, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0 })
+            .Select(f => Path.GetRelativePath(gameRoot, f).Replace(Path.DirectorySeparatorChar, '/')).Order(StringComparer.Ordinal).ToArray();
+        string name = Path.GetFileName(relative), extension = Path.GetExtension(relative);
+        var candidates = _gameFiles.Where(f => Path.GetFileName(f).Equals(name, StringComparison.OrdinalIgnoreCase)).ToArray();
+        if (candidates.Length == 0)
+            candidates = _gameFiles.Where(f => Path.GetExtension(f).Equals(extension, StringComparison.OrdinalIgnoreCase)).ToArray();
+        if (candidates.Length == 0)
+            candidates = _gameFiles.Where(f => ArchiveExtensions.Contains(Path.GetExtension(f))).ToArray();
+        return candidates.MinBy(f => EditDistance(f.ToUpperInvariant(), relative.ToUpperInvariant()));
+    }
+
+    /// <summary>Levenshtein distance: insertions, deletions and substitutions of one UTF-16 unit each cost 1.</summary>
+    private static int EditDistance(string a, string b)
+    {
+        var previous = new int[b.Length + 1];
+        var current = new int[b.Length + 1];
+        for (int j = 0; j <= b.Length; j++)
+            previous[j] = j;
+        for (int i = 1; i <= a.Length; i++)
+        {
+            current[0] = i;
+            for (int j = 1; j <= b.Length; j++)
+                current[j] = Math.Min(Math.Min(current[j - 1], previous[j]) + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
+            (previous, current) = (current, previous);
+        }
+        return previous[b.Length];
+    }
+}

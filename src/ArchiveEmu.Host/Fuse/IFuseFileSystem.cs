@@ -34,6 +34,12 @@ internal interface IFuseFileSystem
     /// </summary>
     int GetAttr(string path, Span<byte> stat, out object? version);
 
+    /// <summary>
+    /// As <see cref="GetAttr(string, Span{byte}, out object?)"/>, for a lookup of a name: also the path as the mounted tree
+    /// spells it, which differs from <paramref name="path"/> only with ignore-case, when the path named an entry by another case.
+    /// </summary>
+    int Lookup(string path, Span<byte> stat, out object? version, out string realPath);
+
     /// <summary>The version open handle <paramref name="handle"/> reads, or null.</summary>
     object? VersionOf(ulong handle);
 

@@ -21,7 +21,8 @@ internal readonly record struct OpenResult(int Errno, ulong Handle = 0, bool Kee
 
 /// <summary>
 /// What the FUSE callbacks ask of a read-only filesystem. Paths are relative to the mount root with '/'
-/// separators ("" is the root). Results are 0 or a byte count on success, a negative errno on failure.
+/// separators ("" is the root), spelled as asked: with ignore-case one may name entries in another letter case (libfuse
+/// passes such paths as they come). Results are 0 or a byte count on success, a negative errno on failure.
 /// </summary>
 internal interface IFuseFileSystem
 {

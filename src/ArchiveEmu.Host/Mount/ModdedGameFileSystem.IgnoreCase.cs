@@ -21,6 +21,8 @@ internal sealed partial class ModdedGameFileSystem
         if (!_ignoreCase || path.Length == 0)
             return null;
         var snapshot = Current;
+        if (snapshot.Respellings.TryGetValue(path, out var known))
+            return known;
         string real = "";
         bool changed = false;
         foreach (var part in path.Split('/'))
@@ -33,9 +35,16 @@ internal sealed partial class ModdedGameFileSystem
         }
         if (!changed)
             return null;
+        snapshot.Respellings.TryAdd(path, real);
         _spellings.GetOrAdd(real, _ => new ConcurrentDictionary<string, byte>(StringComparer.Ordinal)).TryAdd(path, 0);
         return real;
     }
+
+    /// <summary>
+    /// The real path of a spelling this snapshot already answered, else <paramref name="path"/>: libfuse opens by the spelling
+    /// its lookup just found, and an open that first fails as spelled costs a .NET exception (tens of µs).
+    /// </summary>
+    private string KnownSpelling(string path) => _ignoreCase && Current.Respellings.TryGetValue(path, out var real) ? real : path;
 
     /// <summary>Tells the mount to drop what it cached for <paramref name="path"/> and for every other spelling it was asked by.</summary>
     private void InvalidateEverySpelling(string path)

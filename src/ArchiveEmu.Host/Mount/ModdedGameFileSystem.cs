@@ -106,7 +106,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     {
         if ((flags & LibC.O_ACCMODE) != 0)
             return OpenResult.Failed(LibC.EROFS);
-        var opened = OpenAsSpelled(path, flags);
+        var opened = OpenAsSpelled(KnownSpelling(path), flags);
         return opened.Errno == LibC.ENOENT && Respelled(path) is { } real ? OpenAsSpelled(real, flags) : opened;
     }
 

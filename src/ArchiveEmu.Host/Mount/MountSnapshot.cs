@@ -39,6 +39,9 @@ internal sealed class MountSnapshot : IDisposable
     /// </summary>
     public ConcurrentDictionary<string, CaseFoldedFolder> FoldedFolders { get; } = new(StringComparer.Ordinal);
 
+    /// <summary>Paths asked in another case and found (<c>--ignore-case</c>), each with its real path, for this snapshot.</summary>
+    public ConcurrentDictionary<string, string> Respellings { get; } = new(StringComparer.Ordinal);
+
     public static MountSnapshot Create(EmulatedGame game, MountSnapshot? previous)
     {
         var archives = new Dictionary<string, ArchiveSlot>(StringComparer.Ordinal);

@@ -43,6 +43,12 @@ public sealed class MountOptions
     /// <summary>Let the kernel read the game's unmodified files and merged archives directly (FUSE passthrough, Linux 6.9+, "kernel" only).</summary>
     public bool Passthrough { get; set; } = true;
 
+    /// <summary>
+    /// Find a path whatever the letter case asked (Windows' rule), for games under Wine/Proton that ask for names in another
+    /// case; the exact name always comes first, and listings keep the game's spelling.
+    /// </summary>
+    public bool IgnoreCase { get; set; }
+
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;
 

@@ -38,7 +38,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var pool = new FileHandlePool(1024, FileOptions.None);
         var game = new EmulatedGame(plan, pool) { Cache = cache };
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, options.ChunkCompression, storing, logger);
-        var fs = _fs = new ModdedGameFileSystem(game, pool, builder, logger);
+        var fs = _fs = new ModdedGameFileSystem(game, pool, builder, logger, options.IgnoreCase);
 
         ModFolderWatcher? watcher = null;
         watcher = _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs),
@@ -63,9 +63,10 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         fs.Invalidate = _mount.Invalidate;
         if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
-        logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse})",
+        logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase})",
             plan.GameFolder, plan.Mods.Count, mountPoint, plan.Archives.Count, plan.Overrides.Count,
-            cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe());
+            cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe(),
+            options.IgnoreCase ? "; names found whatever their case" : "");
         return Task.CompletedTask;
     }
 

@@ -14,12 +14,16 @@ internal sealed class MountCommand : ICommand
     private readonly Option<string> _merge = CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
         ["auto", "always", "never"]);
     private readonly Option<string> _compress = CliOptions.Word("--compress", "How archives the mount merges are stored (default: lz4)", ["lz4", "none"]);
+    private readonly Option<bool> _ignoreCase = new("--ignore-case")
+    {
+        Description = "Find a path whatever the letter case asked, as Windows does (for games under Wine/Proton)",
+    };
     private readonly Option<string> _logLevel = CliOptions.Word("--log-level", "How much the host logs (any case, as Serilog takes it)",
         [.. Host.MountHost.LogLevels], ignoreCase: true);
 
     public string Name => "mount";
     public string Usage => "archiveemu mount --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge auto|always|never] "
-        + "[--compress lz4|none] [--log-level Verbose|Debug|Information|Warning|Error|Fatal] MOUNTPOINT";
+        + "[--compress lz4|none] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal] MOUNTPOINT";
 
     public Command Define(CliConsole console)
     {
@@ -27,6 +31,7 @@ internal sealed class MountCommand : ICommand
         command.Arguments.Add(_mountPoint);
         command.Options.Add(_merge);
         command.Options.Add(_compress);
+        command.Options.Add(_ignoreCase);
         command.Options.Add(_logLevel);
         return command.Runs(parse => Run(parse, console));
     }
@@ -56,6 +61,8 @@ internal sealed class MountCommand : ICommand
             hostArgs.Add($"--ArchiveEmu:Merge={policy}");
         if (parse.GetValue(_compress) is { } compression)
             hostArgs.Add($"--ArchiveEmu:Compression={compression}");
+        if (parse.GetValue(_ignoreCase))
+            hostArgs.Add("--ArchiveEmu:IgnoreCase=true");
         if (parse.GetValue(_logLevel) is { } level)
             hostArgs.Add($"--Serilog:MinimumLevel:Default={level}");
         return Host.MountHost.Run(hostArgs.ToArray());

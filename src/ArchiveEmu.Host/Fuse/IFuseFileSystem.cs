@@ -21,7 +21,8 @@ internal readonly record struct OpenResult(int Errno, ulong Handle = 0, bool Kee
 
 /// <summary>
 /// What the FUSE callbacks ask of a read-only filesystem. Paths are relative to the mount root with '/'
-/// separators ("" is the root). Results are 0 or a byte count on success, a negative errno on failure.
+/// separators ("" is the root), spelled as asked: with ignore-case one may name entries in another letter case (libfuse
+/// passes such paths as they come). Results are 0 or a byte count on success, a negative errno on failure.
 /// </summary>
 internal interface IFuseFileSystem
 {
@@ -33,6 +34,12 @@ internal interface IFuseFileSystem
     /// equal to <see cref="VersionOf"/> of a handle opened on that same version, different once the path changed.
     /// </summary>
     int GetAttr(string path, Span<byte> stat, out object? version);
+
+    /// <summary>
+    /// As <see cref="GetAttr(string, Span{byte}, out object?)"/>, for a lookup of a name: also the path as the mounted tree
+    /// spells it, which differs from <paramref name="path"/> only with ignore-case, when the path named an entry by another case.
+    /// </summary>
+    int Lookup(string path, Span<byte> stat, out object? version, out string realPath);
 
     /// <summary>The version open handle <paramref name="handle"/> reads, or null.</summary>
     object? VersionOf(ulong handle);

@@ -85,6 +85,6 @@ internal sealed partial class ModdedGameFileSystem
     private void InvalidateAll(IEnumerable<string> paths)
     {
         foreach (var path in paths)
-            Invalidate?.Invoke(path);
+            InvalidateEverySpelling(path);
     }
 }

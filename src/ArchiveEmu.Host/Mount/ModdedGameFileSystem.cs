@@ -12,6 +12,7 @@ namespace ArchiveEmu.Host.Mount;
 /// The modded game folder as a read-only filesystem: targeted archives are their emulated or merged
 /// version (emulated size, mtime of the newest input), overrides are the mod's file, everything else is
 /// the game's file. Safe from libfuse's worker threads; a hot reload swaps the snapshot for new opens.
+/// With ignore-case, a path that does not exist as spelled is looked up again whatever its letter case (.IgnoreCase.cs).
 /// </summary>
 internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposable
 {
@@ -25,9 +26,10 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     private readonly ConcurrentDictionary<string, ReadCounters> _counters = new(StringComparer.Ordinal);
     private MountSnapshot _snapshot;
 
-    public ModdedGameFileSystem(EmulatedGame game, FileHandlePool pool, ArchiveBuilder builder, ILogger logger)
+    public ModdedGameFileSystem(EmulatedGame game, FileHandlePool pool, ArchiveBuilder builder, ILogger logger, bool ignoreCase = false)
     {
         _pool = pool;
+        _ignoreCase = ignoreCase;
         _gameFolder = game.Plan.GameFolder;
         _builder = builder;
         _logger = logger;
@@ -43,14 +45,26 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     // per inode, so an old version's size would be served to every new open until the attributes expire.
     public int GetAttr(string path, Span<byte> stat) => GetAttr(path, stat, out _);
 
-    public int GetAttr(string path, Span<byte> stat, out object? version)
+    public int GetAttr(string path, Span<byte> stat, out object? version) => Lookup(path, stat, out version, out _);
+
+    public int Lookup(string path, Span<byte> stat, out object? version, out string realPath)
+    {
+        realPath = path;
+        int result = GetAttrAsSpelled(path, stat, out version);
+        if (result != -LibC.ENOENT || Respelled(path) is not { } real)
+            return result;
+        realPath = real;
+        return GetAttrAsSpelled(real, stat, out version);
+    }
+
+    private int GetAttrAsSpelled(string path, Span<byte> stat, out object? version)
     {
         var snapshot = Current;
         if (snapshot.Archives.TryGetValue(path, out var slot))
         {
             var served = AcquireArchive(snapshot, slot);
             if (served is null)
-                return GetAttr(path, stat, out version); // replaced by a reload meanwhile: ask the new snapshot
+                return GetAttrAsSpelled(path, stat, out version); // replaced by a reload meanwhile: ask the new snapshot
             try
             {
                 version = served;
@@ -92,7 +106,12 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     {
         if ((flags & LibC.O_ACCMODE) != 0)
             return OpenResult.Failed(LibC.EROFS);
+        var opened = OpenAsSpelled(KnownSpelling(path), flags);
+        return opened.Errno == LibC.ENOENT && Respelled(path) is { } real ? OpenAsSpelled(real, flags) : opened;
+    }
 
+    private OpenResult OpenAsSpelled(string path, int flags)
+    {
         var snapshot = Current;
         ServedFile? served;
         object version;
@@ -100,7 +119,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         {
             served = AcquireArchive(snapshot, slot);
             if (served is null)
-                return Open(path, flags);
+                return OpenAsSpelled(path, flags);
             version = served;
             served.Counters?.Opened();
         }
@@ -124,7 +143,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
 
         var (keepCache, directIo, versionChanged) = _pageCache.Opened(path, version);
         if (versionChanged)
-            Invalidate?.Invoke(path); // the kernel may still hold the previous version's size (a late getattr, an old handle's short read)
+            InvalidateEverySpelling(path); // the kernel may still hold the previous version's size (a late getattr, an old handle's short read)
         ulong handle = _handles.Add(new OpenHandle(path, served, version));
         if (_logger.IsEnabled(LogLevel.Debug))
             _logger.LogDebug("open {Path}: handle {Handle}, keep_cache {Keep}, direct_io {Direct}", path, handle, keepCache, directIo);
@@ -197,7 +216,12 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
 
     public IReadOnlyCollection<string>? ListDirectory(string path, out int error)
     {
-        var snapshot = Current;
+        var names = ListAsSpelled(Current, path, out error);
+        return names is null && error == LibC.ENOENT && Respelled(path) is { } real ? ListAsSpelled(Current, real, out error) : names;
+    }
+
+    private IReadOnlyCollection<string>? ListAsSpelled(MountSnapshot snapshot, string path, out int error)
+    {
         var names = new SortedSet<string>(StringComparer.Ordinal);
         string real = Path.Combine(_gameFolder, path);
         bool found = false;

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
@@ -31,6 +32,15 @@ internal sealed class MountSnapshot : IDisposable
 
     /// <summary>Folders that exist only in mods, each with a mod folder to take its stat from.</summary>
     public IReadOnlyDictionary<string, string> AddedFolders { get; }
+
+    /// <summary>
+    /// Per folder, its served names found whatever the case (<c>--ignore-case</c>): each built from the folder's listing by
+    /// the first lookup that needs it, and kept for this snapshot; a hot reload makes a new snapshot, so they are built anew.
+    /// </summary>
+    public ConcurrentDictionary<string, CaseFoldedFolder> FoldedFolders { get; } = new(StringComparer.Ordinal);
+
+    /// <summary>Paths asked in another case and found (<c>--ignore-case</c>), each with its real path, for this snapshot.</summary>
+    public ConcurrentDictionary<string, string> Respellings { get; } = new(StringComparer.Ordinal);
 
     public static MountSnapshot Create(EmulatedGame game, MountSnapshot? previous)
     {

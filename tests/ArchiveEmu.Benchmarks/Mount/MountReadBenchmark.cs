@@ -146,58 +146,29 @@ internal static class MountReadBenchmark
         public MountedHost Mount(string merge, string[] hostArgs) => MountedHost.Start(this, merge, hostArgs);
     }
 
-    /// <summary>The host serving the benchmark's game, as a child process; stopped with SIGTERM.</summary>
+    /// <summary>The host serving the benchmark's game with its archive built (and for "always" merged) before any timing.</summary>
     private sealed class MountedHost : IDisposable
     {
-        private readonly Process _process;
-        private readonly string _mountPoint;
+        private readonly BenchHost _host;
 
-        private MountedHost(Process process, string mountPoint)
-        {
-            _process = process;
-            _mountPoint = mountPoint;
-        }
+        private MountedHost(BenchHost host) => _host = host;
 
         public string ArchivePath => Mounted("large.afs");
 
-        public string Mounted(string relative) => Path.Combine(_mountPoint, relative);
+        public string Mounted(string relative) => _host.Mounted(relative);
 
         public static MountedHost Start(BenchSetup setup, string merge, string[] hostArgs)
         {
-            string mountPoint = Path.Combine(setup.Root, $"mnt-{merge}");
-            Directory.CreateDirectory(mountPoint);
-            var info = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true };
-            string[] arguments =
+            var host = new MountedHost(BenchHost.Start(Path.Combine(setup.Root, $"mnt-{merge}"),
             [
-                "exec", Path.Combine(AppContext.BaseDirectory, "ArchiveEmu.Host.dll"),
-                $"--ArchiveEmu:Game={setup.Game}", $"--ArchiveEmu:Mods:0={setup.Mod}", $"--ArchiveEmu:MountPoint={mountPoint}",
+                $"--ArchiveEmu:Game={setup.Game}", $"--ArchiveEmu:Mods:0={setup.Mod}",
                 $"--ArchiveEmu:Cache={Path.Combine(setup.Root, "cache")}", $"--ArchiveEmu:Merge={merge}", .. hostArgs,
-            ];
-            foreach (var arg in arguments)
-                info.ArgumentList.Add(arg);
-            var process = Process.Start(info)!;
-            process.OutputDataReceived += (_, e) => { if (e.Data is not null) Console.WriteLine($"  host: {e.Data}"); };
-            process.BeginOutputReadLine();
-            var clock = Stopwatch.StartNew();
-            while (!File.ReadAllText("/proc/self/mountinfo").Contains($" {mountPoint} ", StringComparison.Ordinal))
-            {
-                if (process.HasExited || clock.Elapsed > TimeSpan.FromSeconds(30))
-                    throw new InvalidOperationException($"the host did not mount {mountPoint}");
-                Thread.Sleep(50);
-            }
-            var host = new MountedHost(process, mountPoint);
+            ]));
             _ = new FileInfo(host.ArchivePath).Length; // first stat builds (and for "always" merges) the archive, outside the timings
             File.OpenHandle(host.ArchivePath).Dispose(); // so does the first open (a merged archive's copy for passthrough)
             return host;
         }
 
-        public void Dispose()
-        {
-            using (var kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
-                kill.WaitForExit();
-            if (!_process.WaitForExit(TimeSpan.FromSeconds(10)))
-                _process.Kill();
-            _process.Dispose();
-        }
+        public void Dispose() => _host.Dispose();
     }
 }

@@ -38,6 +38,7 @@ public sealed class MountSettingsTests
         "archiveemu-host: Serilog:MinimumLevel:Default takes Verbose, Debug, Information, Warning, Error or Fatal, not 'foo'")]
     [TestCase("ARCHIVEEMU_ArchiveEmu__Threads", "many", "archiveemu-host: ArchiveEmu:Threads takes a whole number, not 'many'")]
     [TestCase("ARCHIVEEMU_ArchiveEmu__Passthrough", "maybe", "archiveemu-host: ArchiveEmu:Passthrough takes true or false, not 'maybe'")]
+    [TestCase("ARCHIVEEMU_ArchiveEmu__IgnoreCase", "yes", "archiveemu-host: ArchiveEmu:IgnoreCase takes true or false, not 'yes'")]
     [TestCase("ARCHIVEEMU_ArchiveEmu__Fuse", "fast", "archiveemu-host: ArchiveEmu:Fuse takes auto, kernel or libfuse, not 'fast'")]
     public void Mount_AMalformedHostSettingFromTheEnvironment_IsAUsageErrorBeforeMounting(string variable, string value, string line)
     {

@@ -66,6 +66,25 @@ public sealed class NodeTableTests
     }
 
     [Test]
+    public void LookedUp_ByAnotherSpelling_IsTheSameNode_CountsEachLookup_AndKeepsTheSpellingForInvalidation()
+    {
+        var nodes = new NodeTable();
+        var root = nodes.Get(FuseWire.RootNode)!;
+        var real = nodes.LookedUp(root, "data", "data", null);
+        var other = nodes.LookedUp(root, "data", "data", null, asked: "DATA");
+        Assert.That(other, Is.SameAs(real), "one inode for both dentries the kernel caches");
+        Assert.That(real.Lookups, Is.EqualTo(2));
+        Assert.That(real.Spellings, Is.EqualTo(new[] { "data", "DATA" }));
+        Assert.That(nodes.LookedUp(root, "data", "data", null, asked: "data").Spellings, Is.EqualTo(new[] { "data", "DATA" }), "the real name is not repeated");
+
+        nodes.Forget(real.Id, 2);
+        Assert.That(nodes.Get(real.Id), Is.SameAs(real), "three lookups, two forgotten");
+        nodes.Forget(real.Id, 1);
+        Assert.That(nodes.Get(real.Id), Is.Null);
+        Assert.That(nodes.AtPath("data"), Is.Null);
+    }
+
+    [Test]
     public void TheRoot_IsNeverForgotten()
     {
         var nodes = new NodeTable();

@@ -95,15 +95,16 @@ internal sealed unsafe partial class KernelMount
             ReplyError(header.Unique, LibC.ENOENT);
             return;
         }
-        string path = parent.Path.Length == 0 ? name : parent.Path + "/" + name;
+        string asked = parent.Path.Length == 0 ? name : parent.Path + "/" + name;
         Span<byte> stat = stackalloc byte[StatSize];
-        int result = _fs.GetAttr(path, stat, out var version);
+        int result = _fs.Lookup(asked, stat, out var version, out string path);
         if (result < 0)
         {
             ReplyError(header.Unique, -result);
             return;
         }
-        var node = _nodes.LookedUp(parent, name, path, version);
+        // Another spelling (ignore-case) is the real path's node: the kernel then holds two dentries for one inode.
+        var node = _nodes.LookedUp(parent, path[(path.LastIndexOf('/') + 1)..], path, version, asked: name);
         var attr = new byte[AttrSize];
         Attr(stat, node.Id, attr);
         node.LastAttr = attr;

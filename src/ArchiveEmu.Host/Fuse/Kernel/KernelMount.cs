@@ -159,14 +159,19 @@ internal sealed unsafe partial class KernelMount : IMountSession
         if (node is null)
             return; // never looked up, or already gone: the kernel holds nothing for it
         bool hasOpenFiles;
+        IReadOnlyList<string> spellings;
         lock (_nodes.Lock)
+        {
             hasOpenFiles = node.OpenFiles > 0;
+            spellings = node.Spellings;
+        }
         // Open files keep the version they opened, with its size; the path's next lookup gets a node of its own,
         // so the kernel never applies a new size to an old file, or hands a new open the old one's backing file.
         if (hasOpenFiles)
             _nodes.Detach(node);
         NotifyInvalInode(node.Id);
-        NotifyInvalEntry(node.Parent, node.Name);
+        foreach (var name in spellings)
+            NotifyInvalEntry(node.Parent, name);
     }
 
     private void NotifyInvalInode(ulong node)

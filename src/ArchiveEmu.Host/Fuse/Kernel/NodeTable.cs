@@ -17,6 +17,18 @@ internal sealed class Node(ulong id, ulong parent, string path, string name)
     public bool Detached;
     public byte[]? LastAttr;  // the fuse_attr last sent, answered as is once detached
 
+    private string[]? _otherSpellings; // names the kernel asked for this node by besides Name (ignore-case); it caches a dentry for each
+
+    /// <summary>Every name in its parent the kernel may hold a dentry of this node by: <see cref="Name"/> first. Caller holds the table's lock.</summary>
+    public IReadOnlyList<string> Spellings => _otherSpellings is null ? [Name] : [Name, .. _otherSpellings];
+
+    // Caller holds the table's lock.
+    internal void AddSpelling(string name)
+    {
+        if (name != Name && (_otherSpellings is null || !_otherSpellings.Contains(name)))
+            _otherSpellings = [.. _otherSpellings ?? [], name];
+    }
+
     public object? Version;   // the version of the file this node describes (null for a folder); its open files all read it
     public int BackingId;     // > 0 while the kernel holds a backing file for this node's passed-through opens
     public object? BackingKey; // which version that backing file holds
@@ -52,9 +64,10 @@ internal sealed class NodeTable
 
     /// <summary>
     /// The node for <paramref name="name"/> in <paramref name="parent"/> at <paramref name="version"/>, with one more lookup
-    /// counted: the path's node, or a new one when the path is new or its node has files open on another version.
+    /// counted: the path's node, or a new one when the path is new or its node has files open on another version. When the kernel
+    /// <paramref name="asked"/> by another spelling (ignore-case), the node keeps that name too, to invalidate its dentry.
     /// </summary>
-    public Node LookedUp(Node parent, string name, string path, object? version)
+    public Node LookedUp(Node parent, string name, string path, object? version, string? asked = null)
     {
         lock (Lock)
         {
@@ -65,6 +78,8 @@ internal sealed class NodeTable
                 _byPath[path] = node;
             }
             node.Lookups++;
+            if (asked is not null)
+                node.AddSpelling(asked);
             return node;
         }
     }

@@ -37,7 +37,7 @@ public sealed class ModRouter
             walk.Mod(mod);
 
         var routes = walk.Archives.Values.OrderBy(a => a.RelativePath, StringComparer.Ordinal).Select(a => a.ToRoute()).ToArray();
-        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]));
+        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules });
         return new RoutePlan(_game, _mods, routes, walk.Overrides.Values.ToArray(),
             routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
     }
@@ -48,7 +48,9 @@ public sealed class ModRouter
         private readonly GameSpelling _spelling = new(router._game, router._slices.Keys);
         private readonly ArchiveLookalike _lookalike = new(router._game);
         private readonly Dictionary<string, string> _modTargets = new(StringComparer.Ordinal); // this mod's whole files, by target
-        private string _modRoot = "", _modName = "";
+        private string _modRoot = "", _modName = "", _rule = ModRules.Mirror;
+        private ReloadedModLayout? _layout;
+        private FefRoutes? _fef;
 
         public Dictionary<string, ArchiveChanges> Archives { get; } = new(StringComparer.Ordinal);
         public OrderedChanges<string, FileOverride> Overrides { get; } = new(StringComparer.Ordinal);
@@ -58,8 +60,30 @@ public sealed class ModRouter
         {
             (_modRoot, _modName) = (modRoot, ModName(modRoot));
             _modTargets.Clear();
-            Folder(modRoot, "", inGame: true, warned: false);
+            _layout = ReloadedModLayout.Read(modRoot);
+            if (_layout.Warning is { } warning)
+                Warnings.Add(warning);
+            if (!_layout.IsReloaded)
+            {
+                _rule = ModRules.Mirror;
+                Folder(modRoot, "", inGame: true, warned: false);
+                return;
+            }
+            if (_layout.Redirector is { } redirector) // Reloaded-II's layout: only its mods' folders give game files
+            {
+                _rule = ModRules.Redirector;
+                Folder(redirector, "", inGame: true, warned: false);
+            }
+            _fef ??= new FefRoutes(router._game, router._slices.ToDictionary(s => s.Key, s => s.Value.Format), router._detect);
+            _fef.Add(_modRoot, _modName, _layout, GameArchive, Warnings);
+            if (_layout.OthersWarning(modRoot) is { } others)
+                Warnings.Add(others);
         }
+
+        private ArchiveChanges GameArchive(string relative, IArchiveFormat format) =>
+            router._slices.TryGetValue(relative, out var slice)
+                ? ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, slice.Source))
+                : ArchiveFor(relative, () => new ArchiveChanges(relative, Path.Combine(router._game, relative), format));
 
         /// <param name="relative">The folder's path as the game spells it ("" for the mod's root).</param>
         /// <param name="inGame">Whether the game has that folder (else every path below it is new).</param>
@@ -87,7 +111,7 @@ public sealed class ModRouter
             var slices = router._slices;
             string gamePath = Path.Combine(router._game, childRelative);
             if (slices.TryGetValue(childRelative, out var slice))
-                ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source)).AddMod(_modRoot, _modName, path);
+                ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source)).AddMod(_modRoot, _modName, path, _rule);
             else if (inGame && File.Exists(gamePath) && slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))
                 Folder(path, childRelative, inGame, warned); // a container: the archives inside it are routes of their own
             else if (inGame && File.Exists(gamePath)) // through the game's symlinks, wherever they lead
@@ -95,7 +119,7 @@ public sealed class ModRouter
                 if (GamePaths.DanglingLink(gamePath) is { Length: > 0 } nowhere)
                     throw new FileNotFoundException($"{gamePath}{nowhere}: mod folder {path} targets it", gamePath);
                 ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, gamePath, router._detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,
-                    $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows"))).AddMod(_modRoot, _modName, path);
+                    $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows"))).AddMod(_modRoot, _modName, path, _rule);
             }
             else
                 Folder(path, childRelative, inGame, warned);
@@ -103,10 +127,12 @@ public sealed class ModRouter
 
         private void WholeFile(string path, string childRelative)
         {
+            if (_rule == ModRules.Mirror && _layout!.IsMetadata(_modRoot, path))
+                return; // the mod's own ModConfig.json, icon, …: Reloaded-II's, never a game file
             if (!_modTargets.TryAdd(childRelative, path))
                 throw new IOException($"{path}: targets {childRelative}, as {_modTargets[childRelative]} in the same mod does "
                     + "(they differ only in letter case); the mod is ambiguous, keep one of them");
-            Overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), _modName), _modName);
+            Overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), _modName) { Rule = _rule }, _modName, _rule);
         }
 
         private ArchiveChanges ArchiveFor(string relative, Func<ArchiveChanges> create)

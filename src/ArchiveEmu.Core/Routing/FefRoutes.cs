@@ -143,10 +143,39 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     }
 
     /// <summary>The game's files and the archives stored inside them (slices), relative with '/', in ordinal order.</summary>
-    private string[] GameFiles() => _gameFiles ??= Directory
-        .EnumerateFiles(gameRoot, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0, IgnoreInaccessible = true })
-        .Select(f => Path.GetRelativePath(gameRoot, f).Replace(Path.DirectorySeparatorChar, '/'))
+    private string[] GameFiles() => _gameFiles ??= ListGame("", new HashSet<string>(StringComparer.Ordinal))
         .Concat(slices.Keys).Distinct().Order(StringComparer.Ordinal).ToArray();
+
+    /// <summary>
+    /// The files below a game folder, through symlinked folders too (the game folder is the player's: docs/DESIGN.md,
+    /// "Symlinks"); each real folder is listed once, so a link to a folder above does not loop.
+    /// </summary>
+    private IEnumerable<string> ListGame(string relative, HashSet<string> seen)
+    {
+        var full = relative.Length == 0 ? gameRoot : Path.Combine(gameRoot, relative);
+        if (!seen.Add(GamePaths.RealPath(full)))
+            yield break;
+        string[] names;
+        try
+        {
+            names = Directory.EnumerateFileSystemEntries(full).Select(e => Path.GetFileName(e)).ToArray();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            yield break; // a folder that cannot be listed holds no route's archive: FEF would not find one there either
+        }
+        foreach (var name in names)
+        {
+            var child = relative.Length == 0 ? name : $"{relative}/{name}";
+            if (Directory.Exists(Path.Combine(gameRoot, child)))
+            {
+                foreach (var file in ListGame(child, seen))
+                    yield return file;
+            }
+            else
+                yield return child;
+        }
+    }
 
     /// <summary>FEF's index: the decimal digits that start the name (5.adx, 5_name.adx, 0005.adx, 5name.adx); null when none or too many.</summary>
     internal static int? LeadingIndex(string fileName)

@@ -46,6 +46,18 @@ public sealed class FefLayoutTests
     }
 
     [Test]
+    public void Resolve_Route_ReachesAnArchiveBehindASymlinkedGameFolder()
+    {
+        LinuxOnly.RequireSymlinks();
+        _dir.Write("elsewhere/voice/Sound.afs", [7]);
+        Directory.CreateSymbolicLink(_dir["game/Moved"], _dir["elsewhere/voice"]);
+        Directory.CreateSymbolicLink(_dir["game/data/loop"], _dir["game"]);
+        _dir.Write("a/FEmulator/AFS/Moved/Sound.afs/1.adx", [1]);
+        var route = Resolve("a").Archives.Single();
+        Assert.That(route.RelativePath, Is.EqualTo("Moved/Sound.afs"));
+    }
+
+    [Test]
     public void Resolve_RouteWithAFolder_AppliesOnlyToTheArchiveUnderIt()
     {
         _dir.Write("a/FEmulator/AFS/English/Sound.afs/3.adx", [9]);

@@ -9,7 +9,7 @@ namespace ArchiveEmu.Core.Routing;
 /// case and is served as the game spells it (<see cref="GameSpelling"/>). Nothing leads out of a mod; the game's own
 /// symlinks are followed wherever they lead.
 /// </summary>
-public sealed class ModRouter
+public sealed partial class ModRouter
 {
     private readonly string _game;
     private readonly IReadOnlyList<string> _mods;
@@ -43,14 +43,13 @@ public sealed class ModRouter
     }
 
     /// <summary>One <see cref="Resolve"/>: the mods walked in order, each path spelled as the game spells it (<see cref="GameSpelling"/>).</summary>
-    private sealed class Walker(ModRouter router)
+    private sealed partial class Walker(ModRouter router)
     {
         private readonly GameSpelling _spelling = new(router._game, router._slices.Keys);
         private readonly ArchiveLookalike _lookalike = new(router._game);
         private readonly Dictionary<string, string> _modTargets = new(StringComparer.Ordinal); // this mod's whole files, by target
         private string _modRoot = "", _modName = "", _rule = ModRules.Mirror;
         private ReloadedModLayout? _layout;
-        private FefRoutes? _fef;
 
         public Dictionary<string, ArchiveChanges> Archives { get; } = new(StringComparer.Ordinal);
         public OrderedChanges<string, FileOverride> Overrides { get; } = new(StringComparer.Ordinal);
@@ -63,27 +62,14 @@ public sealed class ModRouter
             _layout = ReloadedModLayout.Read(modRoot);
             if (_layout.Warning is { } warning)
                 Warnings.Add(warning);
-            if (!_layout.IsReloaded)
+            if (_layout.IsReloaded)
             {
-                _rule = ModRules.Mirror;
-                Folder(modRoot, "", inGame: true, warned: false);
+                ReloadedMod(_layout); // ModRouter.Reloaded.cs
                 return;
             }
-            if (_layout.Redirector is { } redirector) // Reloaded-II's layout: only its mods' folders give game files
-            {
-                _rule = ModRules.Redirector;
-                Folder(redirector, "", inGame: true, warned: false);
-            }
-            _fef ??= new FefRoutes(router._game, router._slices.ToDictionary(s => s.Key, s => s.Value.Format), router._detect);
-            _fef.Add(_modRoot, _modName, _layout, GameArchive, Warnings);
-            if (_layout.OthersWarning(modRoot) is { } others)
-                Warnings.Add(others);
+            _rule = ModRules.Mirror;
+            Folder(modRoot, "", inGame: true, warned: false);
         }
-
-        private ArchiveChanges GameArchive(string relative, IArchiveFormat format) =>
-            router._slices.TryGetValue(relative, out var slice)
-                ? ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, slice.Source))
-                : ArchiveFor(relative, () => new ArchiveChanges(relative, Path.Combine(router._game, relative), format));
 
         /// <param name="relative">The folder's path as the game spells it ("" for the mod's root).</param>
         /// <param name="inGame">Whether the game has that folder (else every path below it is new).</param>

@@ -18,7 +18,8 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     private readonly string _gameFull = Path.GetFullPath(gameRoot).Replace('\\', '/').TrimEnd('/');
     private readonly Dictionary<string, IArchiveFormat?> _formats = new(StringComparer.Ordinal);
     private readonly Dictionary<(string Route, string Format), string[]> _matches = new();
-    private string[]? _gameFiles;
+    private (string Relative, string Full)[]? _gameFiles; // full: the path FEF's routes are matched against, with '/'
+    private ILookup<string, (string Relative, string Full)>? _byName;
 
     /// <summary>Adds the entries of one mod's FEF folders to the archives they match; <paramref name="archiveAt"/> gives a game archive's changes.</summary>
     public void Add(string modRoot, string modName, ReloadedModLayout layout, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
@@ -125,8 +126,10 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     {
         if (_matches.TryGetValue((route, emulator.Format), out var cached))
             return cached.Select(r => new Match(r, FormatOf(r)!)).ToArray();
-        var found = GameFiles()
-            .Where(r => (_gameFull + "/" + r).EndsWith(route, StringComparison.OrdinalIgnoreCase))
+        // A route with a '/' ends with a whole file name: only game files of that name can match.
+        var candidates = route.LastIndexOf('/') is var slash and >= 0 ? GameFilesNamed(route[(slash + 1)..]) : GameFiles();
+        var found = candidates
+            .Where(f => f.Full.EndsWith(route, StringComparison.OrdinalIgnoreCase)).Select(f => f.Relative)
             .Where(r => emulator.Extension is null || r.EndsWith(emulator.Extension, StringComparison.OrdinalIgnoreCase))
             .Where(r => string.Equals(FormatOf(r)?.Name, emulator.Format, StringComparison.OrdinalIgnoreCase))
             .ToArray();
@@ -142,9 +145,12 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         return format;
     }
 
-    /// <summary>The game's files and the archives stored inside them (slices), relative with '/', in ordinal order.</summary>
-    private string[] GameFiles() => _gameFiles ??= ListGame("", new HashSet<string>(StringComparer.Ordinal))
-        .Concat(slices.Keys).Distinct().Order(StringComparer.Ordinal).ToArray();
+    /// <summary>The game's files and the archives stored inside them (slices), relative and full with '/', in ordinal order.</summary>
+    private (string Relative, string Full)[] GameFiles() => _gameFiles ??= ListGame("", new HashSet<string>(StringComparer.Ordinal))
+        .Concat(slices.Keys).Distinct().Order(StringComparer.Ordinal).Select(r => (r, $"{_gameFull}/{r}")).ToArray();
+
+    private IEnumerable<(string Relative, string Full)> GameFilesNamed(string name) =>
+        (_byName ??= GameFiles().ToLookup(f => f.Relative[(f.Relative.LastIndexOf('/') + 1)..], StringComparer.OrdinalIgnoreCase))[name];
 
     /// <summary>
     /// The files below a game folder, through symlinked folders too (the game folder is the player's: docs/DESIGN.md,
@@ -155,19 +161,23 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         var full = relative.Length == 0 ? gameRoot : Path.Combine(gameRoot, relative);
         if (!seen.Add(GamePaths.RealPath(full)))
             yield break;
-        string[] names;
+        (string Name, bool IsFolder)[] names;
         try
         {
-            names = Directory.EnumerateFileSystemEntries(full).Select(e => Path.GetFileName(e)).ToArray();
+            // Only a symlink costs a stat (to see whether it leads to a folder): the listing already says what the rest are.
+            names = new System.IO.Enumeration.FileSystemEnumerable<(string, bool)>(full,
+                static (ref System.IO.Enumeration.FileSystemEntry e) => (e.FileName.ToString(),
+                    (e.Attributes & FileAttributes.ReparsePoint) != 0 ? Directory.Exists(e.ToFullPath()) : e.IsDirectory),
+                new EnumerationOptions { AttributesToSkip = 0, IgnoreInaccessible = false }).ToArray();
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             yield break; // a folder that cannot be listed holds no route's archive: FEF would not find one there either
         }
-        foreach (var name in names)
+        foreach (var (name, isFolder) in names)
         {
             var child = relative.Length == 0 ? name : $"{relative}/{name}";
-            if (Directory.Exists(Path.Combine(gameRoot, child)))
+            if (isFolder)
             {
                 foreach (var file in ListGame(child, seen))
                     yield return file;

@@ -150,6 +150,20 @@ public sealed class FefLayoutTests
     }
 
     [Test]
+    public void Resolve_AwbRoute_ReachesAnAwbRegisteredAsASliceOfAnotherFile()
+    {
+        _dir.Write("game/data/bgm.cpk", new byte[64]);
+        _dir.Write("a/FEmulator/AWB/Voice.awb/2.adx", [2]);
+        var slices = new Dictionary<string, (ArchiveSource, IArchiveFormat)>
+        {
+            ["data/bgm.cpk/voice.awb"] = (ArchiveSource.Slice(_dir["game/data/bgm.cpk"], 16, 32), Awb),
+        };
+        var route = new ModRouter(_dir["game"], [_dir["a"]], _ => null, slices).Resolve().Archives.Single();
+        Assert.That((route.RelativePath, route.Slice is not null), Is.EqualTo(("data/bgm.cpk/voice.awb", true)));
+        Assert.That(route.Patch.Changes.Single().Rule, Is.EqualTo("FEmulator/AWB/Voice.awb"));
+    }
+
+    [Test]
     public void Resolve_AfsRoute_DoesNotApplyToAnArchiveOfAnotherType()
     {
         _dir.Write("a/FEmulator/AFS/bgm.awb/1.hca", [1]);

@@ -76,6 +76,18 @@ public sealed class FefModTests
     }
 
     [Test]
+    public void Cat_RedirectorFileIsServedWhole_AndTheModsMetadataIsNoGameFile()
+    {
+        var readme = CliRun.Run("cat", "--game", Game, "--mod", Fef, "--no-cache", "data/readme.txt", "-o", _dir["readme.txt"]);
+        Assert.That(readme.ExitCode, Is.Zero, readme.ToString());
+        Assert.That(File.ReadAllBytes(_dir["readme.txt"]), Is.EqualTo(File.ReadAllBytes(Path.Combine(Fef, "Redirector", "data", "readme.txt"))));
+
+        var config = CliRun.Run("cat", "--game", Game, "--mod", Fef, "--no-cache", "ModConfig.json", "-o", _dir["config.json"]);
+        Assert.That(config.ExitCode, Is.Not.Zero, config.ToString());
+        Assert.That(config.Error, Does.Contain("not found"), config.ToString());
+    }
+
+    [Test]
     public void Ls_FefMod_ShowsEachEntrysRule_InTextAndJson()
     {
         var text = CliRun.Run("ls", "--game", Game, "--mod", Fef, "--no-cache", "data/textures.afs");

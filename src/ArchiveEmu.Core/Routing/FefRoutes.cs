@@ -12,8 +12,9 @@ namespace ArchiveEmu.Core.Routing;
 /// </summary>
 internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IArchiveFormat> slices, Func<string, IArchiveFormat?> detect)
 {
-    /// <summary>One FEF emulator folder: where it is, what reports call it, the format it feeds and the extension FEF requires (null: any name).</summary>
-    private sealed record Emulator(string Folder, string Rule, string Format, string? Extension);
+    /// <summary>One FEF emulator folder: where it is, what reports call it, the format it feeds, the extension FEF requires (null: any
+    /// name), and how its files name entries.</summary>
+    private sealed record Emulator(string Folder, string Rule, string Format, string? Extension, EntryAddressing Addressing);
 
     private readonly string _gameFull = Path.GetFullPath(gameRoot).Replace('\\', '/').TrimEnd('/');
     private readonly Dictionary<string, IArchiveFormat?> _formats = new(StringComparer.Ordinal);
@@ -26,7 +27,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     {
         foreach (var emulator in Emulators(modRoot, layout, warnings))
         {
-            if (emulator.Format == "pak")
+            if (emulator.Addressing == EntryAddressing.ByName)
                 AddNamed(modRoot, modName, emulator, archiveAt, warnings);
             else
                 AddIndexed(modRoot, modName, emulator, emulator.Folder, archiveAt, warnings);
@@ -41,13 +42,14 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
             {
                 string type = Path.GetFileName(path).ToUpperInvariant();
                 if (isFolder && type is "AFS" or "AWB" or "PAK")
-                    yield return new Emulator(path, $"FEmulator/{type}", type.ToLowerInvariant(), type == "PAK" ? null : "." + type.ToLowerInvariant());
+                    yield return type == "PAK" ? new Emulator(path, "FEmulator/PAK", "pak", null, EntryAddressing.ByName)
+                        : new Emulator(path, $"FEmulator/{type}", type.ToLowerInvariant(), "." + type.ToLowerInvariant(), EntryAddressing.ByIndex);
                 else
                     warnings.Add($"{path}: ArchiveEmu reads FEmulator/AFS, FEmulator/AWB and FEmulator/PAK only; this {(isFolder ? "folder" : "file")} is not used");
             }
         }
         if (layout.AfsRedirector is { } afsRedirector)
-            yield return new Emulator(afsRedirector, "AfsRedirector", "afs", ".afs");
+            yield return new Emulator(afsRedirector, "AfsRedirector", "afs", ".afs", EntryAddressing.ByIndex);
     }
 
     /// <summary>AFS, AWB: each folder holding files is a route; each file's leading digits name its entry.</summary>

@@ -41,8 +41,10 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             if (r.Merged is { } m)
                 o.WriteLine($"  merged     {Units.Bytes(m.Chunks.Length)} stored ({m.Compression}, {Ratio(m):P0} of {Units.Bytes(m.Length)})"
                     + (r.CacheState == "hit" ? ", fresh in the cache" : $", written in {r.MergeMs:F1} ms"));
+            if (r.Route.Patch.Changes.Count > 0)
+                o.WriteLine($"  rules      {InputRules.Summary(r.Route)}");
             foreach (var c in r.Route.Conflicts)
-                o.WriteLine($"  conflict   entry {c.Entry}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
+                o.WriteLine($"  conflict   entry {c.Entry}: {ModsWithRules(c)} -> {c.Winner} wins");
         }
         foreach (var f in failures)
         {
@@ -50,9 +52,9 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             o.WriteLine($"  failed     {f.Error}; {f.Hint}");
         }
         foreach (var ov in plan.Overrides)
-            o.WriteLine($"{ov.RelativePath}  (whole file from {ov.Mod})");
+            o.WriteLine($"{ov.RelativePath}  (whole file from {ov.Mod}, rule {ov.Rule})");
         foreach (var c in plan.Conflicts.Where(c => c.Entry is null))
-            o.WriteLine($"  conflict   {c.Target}: {string.Join(", ", c.Mods)} -> {c.Winner} wins");
+            o.WriteLine($"  conflict   {c.Target}: {ModsWithRules(c)} -> {c.Winner} wins");
         foreach (var w in warnings)
             o.WriteLine($"warning    {w}");
         if (archives.Count > 0)
@@ -107,8 +109,9 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
                     merge_ms = r.MergeMs,
                 },
                 conflicts = r.Route.Conflicts.Select(ConflictJson),
+                inputs = r.Route.Patch.Changes.Select(c => new { entry = c.Key.ToString(), mod = c.Origin, rule = c.Rule, source = c.Input?.Path, delete = c.IsDelete }),
             }),
-            overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod }),
+            overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod, rule = ov.Rule }),
             conflicts = plan.Conflicts.Select(ConflictJson),
             failures = failures.Select(f => new { path = f.Route.RelativePath, format = f.Route.Format.Name, error = f.Error, hint = f.Hint }),
             warnings,
@@ -116,5 +119,9 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
     }
 
-    private static object ConflictJson(RouteConflict c) => new { target = c.Target, entry = c.Entry, mods = c.Mods, winner = c.Winner };
+    private static object ConflictJson(RouteConflict c) => new { target = c.Target, entry = c.Entry, mods = c.Mods, winner = c.Winner, rules = c.Rules };
+
+    /// <summary>"hd-textures (mirror), fef-mod (FEmulator/AFS/textures.afs)": each mod with the rule it used, when known.</summary>
+    private static string ModsWithRules(RouteConflict c) =>
+        string.Join(", ", c.Mods.Select((m, i) => i < c.Rules.Count ? $"{m} ({c.Rules[i]})" : m));
 }

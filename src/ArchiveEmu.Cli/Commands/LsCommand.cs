@@ -4,7 +4,7 @@ using ArchiveEmu.Core.Formats;
 
 namespace ArchiveEmu.Cli.Commands;
 
-/// <summary><c>archiveemu ls</c>: the entries of an emulated archive, with size, state and origin.</summary>
+/// <summary><c>archiveemu ls</c>: the entries of an emulated archive, with size, state, origin and the mod rule that placed it.</summary>
 internal sealed class LsCommand : ICommand
 {
     private readonly GameArguments _game = new(modsRequired: false);
@@ -27,6 +27,7 @@ internal sealed class LsCommand : ICommand
         var game = _game.Resolve(parse, console);
         var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
         using var archive = game.OpenArchive(target);
+        var rules = new InputRules(game.Plan.FindArchive(target));
 
         if (parse.GetValue(_json))
         {
@@ -35,7 +36,7 @@ internal sealed class LsCommand : ICommand
                 archive = target,
                 format = archive.Original.Format.Name,
                 size = archive.File.Length,
-                entries = archive.Entries.Select(e => new { index = e.Index, name = e.Name, size = e.Size, state = StateName(e.State), origin = e.Origin }),
+                entries = archive.Entries.Select(e => new { index = e.Index, name = e.Name, size = e.Size, state = StateName(e.State), origin = e.Origin, rule = rules.Of(e) }),
             };
             console.Out.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
             return 0;
@@ -49,11 +50,11 @@ internal sealed class LsCommand : ICommand
         var counted = kept.Length == 1 ? "1 entry" : $"{kept.Length} entries";
         var deleted = dropped.Length == 0 ? "" : $" (and {dropped.Length} deleted)";
         console.Out.WriteLine($"{target}  {archive.Original.Format.Name}  {counted}{deleted}  {archive.File.Length} bytes");
-        console.Out.WriteLine($"{"index",6}  {"size",10}  {"state",-8}  {"origin",-16}  name");
+        console.Out.WriteLine($"{"index",6}  {"size",10}  {"state",-8}  {"origin",-16}  {"rule",-28}  name");
         foreach (var e in kept)
-            console.Out.WriteLine($"{e.Index,6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {e.Name ?? "-"}");
+            console.Out.WriteLine($"{e.Index,6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {rules.Of(e) ?? "-",-28}  {e.Name ?? "-"}");
         foreach (var e in dropped)
-            console.Out.WriteLine($"{"-",6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {e.Name ?? "-"}");
+            console.Out.WriteLine($"{"-",6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {rules.Of(e) ?? "-",-28}  {e.Name ?? "-"}");
         return 0;
     }
 

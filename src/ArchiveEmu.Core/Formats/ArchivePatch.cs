@@ -16,6 +16,9 @@ public readonly record struct EntryKey(int Index, string? Name)
 public sealed record EntryChange(EntryKey Key, EntryInput? Input, string Origin)
 {
     public bool IsDelete => Input is null;
+
+    /// <summary>Which rule of the mod placed it ("mirror", "Redirector", "FEmulator/AFS/Sound.afs", …; docs/DESIGN.md); null for inputs added in code.</summary>
+    public string? Rule { get; init; }
 }
 
 /// <summary>

@@ -9,7 +9,7 @@ namespace ArchiveEmu.Core.Routing;
 /// case and is served as the game spells it (<see cref="GameSpelling"/>). Nothing leads out of a mod; the game's own
 /// symlinks are followed wherever they lead.
 /// </summary>
-public sealed class ModRouter
+public sealed partial class ModRouter
 {
     private readonly string _game;
     private readonly IReadOnlyList<string> _mods;
@@ -37,18 +37,19 @@ public sealed class ModRouter
             walk.Mod(mod);
 
         var routes = walk.Archives.Values.OrderBy(a => a.RelativePath, StringComparer.Ordinal).Select(a => a.ToRoute()).ToArray();
-        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]));
+        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules });
         return new RoutePlan(_game, _mods, routes, walk.Overrides.Values.ToArray(),
             routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
     }
 
     /// <summary>One <see cref="Resolve"/>: the mods walked in order, each path spelled as the game spells it (<see cref="GameSpelling"/>).</summary>
-    private sealed class Walker(ModRouter router)
+    private sealed partial class Walker(ModRouter router)
     {
         private readonly GameSpelling _spelling = new(router._game, router._slices.Keys);
         private readonly ArchiveLookalike _lookalike = new(router._game);
         private readonly Dictionary<string, string> _modTargets = new(StringComparer.Ordinal); // this mod's whole files, by target
-        private string _modRoot = "", _modName = "";
+        private string _modRoot = "", _modName = "", _rule = ModRules.Mirror;
+        private ReloadedModLayout? _layout;
 
         public Dictionary<string, ArchiveChanges> Archives { get; } = new(StringComparer.Ordinal);
         public OrderedChanges<string, FileOverride> Overrides { get; } = new(StringComparer.Ordinal);
@@ -58,6 +59,15 @@ public sealed class ModRouter
         {
             (_modRoot, _modName) = (modRoot, ModName(modRoot));
             _modTargets.Clear();
+            _layout = ReloadedModLayout.Read(modRoot);
+            if (_layout.Warning is { } warning)
+                Warnings.Add(warning);
+            if (_layout.IsReloaded)
+            {
+                ReloadedMod(_layout); // ModRouter.Reloaded.cs
+                return;
+            }
+            _rule = ModRules.Mirror;
             Folder(modRoot, "", inGame: true, warned: false);
         }
 
@@ -87,7 +97,7 @@ public sealed class ModRouter
             var slices = router._slices;
             string gamePath = Path.Combine(router._game, childRelative);
             if (slices.TryGetValue(childRelative, out var slice))
-                ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source)).AddMod(_modRoot, _modName, path);
+                ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source)).AddMod(_modRoot, _modName, path, _rule);
             else if (inGame && File.Exists(gamePath) && slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))
                 Folder(path, childRelative, inGame, warned); // a container: the archives inside it are routes of their own
             else if (inGame && File.Exists(gamePath)) // through the game's symlinks, wherever they lead
@@ -95,7 +105,7 @@ public sealed class ModRouter
                 if (GamePaths.DanglingLink(gamePath) is { Length: > 0 } nowhere)
                     throw new FileNotFoundException($"{gamePath}{nowhere}: mod folder {path} targets it", gamePath);
                 ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, gamePath, router._detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,
-                    $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows"))).AddMod(_modRoot, _modName, path);
+                    $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows"))).AddMod(_modRoot, _modName, path, _rule);
             }
             else
                 Folder(path, childRelative, inGame, warned);
@@ -103,10 +113,12 @@ public sealed class ModRouter
 
         private void WholeFile(string path, string childRelative)
         {
+            if (_rule == ModRules.Mirror && _layout!.IsMetadata(_modRoot, path))
+                return; // the mod's own ModConfig.json, icon, …: Reloaded-II's, never a game file
             if (!_modTargets.TryAdd(childRelative, path))
                 throw new IOException($"{path}: targets {childRelative}, as {_modTargets[childRelative]} in the same mod does "
                     + "(they differ only in letter case); the mod is ambiguous, keep one of them");
-            Overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), _modName), _modName);
+            Overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), _modName) { Rule = _rule }, _modName, _rule);
         }
 
         private ArchiveChanges ArchiveFor(string relative, Func<ArchiveChanges> create)

@@ -7,7 +7,11 @@ namespace ArchiveEmu.Core.Routing;
 /// <param name="Entry">The entry (index or name), or null for a whole-file override.</param>
 /// <param name="Mods">Every mod that touched it, in priority order.</param>
 /// <param name="Winner">The mod whose version is used.</param>
-public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<string> Mods, string Winner);
+public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<string> Mods, string Winner)
+{
+    /// <summary>The rule each of <see cref="Mods"/> used, in the same order ("mirror", "Redirector", "FEmulator/AFS/Sound.afs", …); empty when not known.</summary>
+    public IReadOnlyList<string> Rules { get; init; } = [];
+}
 
 /// <summary>An archive of the game folder that mods change, and the resolved changes.</summary>
 /// <param name="RelativePath">Relative to the game folder, '/' separators.</param>
@@ -21,7 +25,11 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
 }
 
 /// <summary>A plain file a mod replaces (or adds) as a whole, as in an overlay filesystem.</summary>
-public sealed record FileOverride(string RelativePath, string SourcePath, string Mod);
+public sealed record FileOverride(string RelativePath, string SourcePath, string Mod)
+{
+    /// <summary>The rule of the mod that placed it: "mirror" (the mod mirrors the game folder) or "Redirector" (Reloaded-II's folder).</summary>
+    public string Rule { get; init; } = ModRules.Mirror;
+}
 
 /// <summary>Everything the mod folders ask of the game folder.</summary>
 public sealed class RoutePlan

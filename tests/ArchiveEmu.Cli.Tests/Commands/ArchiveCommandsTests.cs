@@ -90,7 +90,7 @@ public sealed class ArchiveCommandsTests
     {
         var result = CliRun.Run("build", "--game", Game, "--mod", Hd, "--mod", Ui);
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
-        Assert.That(result.Out, Does.Contain("entry 3: hd-textures, ui-fix -> ui-fix wins"));
+        Assert.That(result.Out, Does.Contain("entry 3: hd-textures (mirror), ui-fix (mirror) -> ui-fix wins"));
         Assert.That(result.Out, Does.Contain("2 replaced, 2 added, 1 deleted"));
     }
 

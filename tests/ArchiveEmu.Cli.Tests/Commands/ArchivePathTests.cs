@@ -53,8 +53,8 @@ public sealed class ArchivePathTests
         Assert.That(result.Error, Is.Empty);
         Assert.That(result.Out.ReplaceLineEndings("\n"), Is.EqualTo(
             $"data/ui.zip  zip  2 entries  {new FileInfo(Path.Combine(Game, "data", "ui.zip")).Length} bytes\n"
-            + " index        size  state     origin            name\n"
-            + "     0        3000  original  original          textures/button.dds\n"
-            + "     1          13  original  original          layout.txt\n"));
+            + " index        size  state     origin            rule                          name\n"
+            + "     0        3000  original  original          -                             textures/button.dds\n"
+            + "     1          13  original  original          -                             layout.txt\n"));
     }
 }

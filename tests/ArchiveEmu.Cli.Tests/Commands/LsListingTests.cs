@@ -40,9 +40,9 @@ public sealed class LsListingTests
         Assert.That(cat.ExitCode, Is.Zero, cat.ToString());
         Assert.That(result.Out.ReplaceLineEndings("\n"), Is.EqualTo(
             $"data/ui.zip  zip  1 entry (and 1 deleted)  {new FileInfo(_dir["out.zip"]).Length} bytes\n"
-            + " index        size  state     origin            name\n"
-            + "     0          13  original  original          layout.txt\n"
-            + "     -           0  deleted   mod               textures/button.dds\n"));
+            + " index        size  state     origin            rule                          name\n"
+            + "     0          13  original  original          -                             layout.txt\n"
+            + "     -           0  deleted   mod               mirror                        textures/button.dds\n"));
         Assert.That(File.Exists(game));
     }
 }

@@ -4,13 +4,13 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Tests.Routing;
 
 /// <summary>A format stand-in for routing tests: only its addressing and name comparison matter to the router.</summary>
-internal sealed class FakeFormat(EntryAddressing addressing, StringComparer names) : IArchiveFormat
+internal sealed class FakeFormat(EntryAddressing addressing, StringComparer names, string name = "fake") : IArchiveFormat
 {
     public static FakeFormat Index { get; } = new(EntryAddressing.ByIndex, StringComparer.Ordinal);
     public static FakeFormat Names { get; } = new(EntryAddressing.ByName, StringComparer.Ordinal);
     public static FakeFormat NamesIgnoringCase { get; } = new(EntryAddressing.ByName, StringComparer.OrdinalIgnoreCase);
 
-    public string Name => "fake";
+    public string Name => name;
     public EntryAddressing Addressing => addressing;
     public StringComparer NameComparer => names;
     public bool Detect(ReadOnlySpan<byte> head, long length) => false;

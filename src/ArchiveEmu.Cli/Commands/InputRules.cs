@@ -1,0 +1,39 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Routing;
+
+namespace ArchiveEmu.Cli.Commands;
+
+/// <summary>
+/// Which rule of its mod placed each changed entry of an archive ("mirror", "Redirector", "FEmulator/AFS/Sound.afs", …;
+/// docs/DESIGN.md, "Reloaded-II and FEF mods"), for <c>ls</c> and <c>build</c>. An entry no mod changed has none.
+/// </summary>
+internal sealed class InputRules
+{
+    private readonly Dictionary<int, string> _byIndex = new();
+    private readonly Dictionary<string, string> _byName;
+
+    public InputRules(ArchiveRoute? route)
+    {
+        _byName = new Dictionary<string, string>(route?.Format.NameComparer ?? StringComparer.Ordinal);
+        foreach (var change in route?.Patch.Changes ?? [])
+        {
+            if (change.Rule is not { } rule)
+                continue;
+            if (change.Key.IsIndex)
+                _byIndex[change.Key.Index] = rule;
+            else
+                _byName[change.Key.Name!] = rule;
+        }
+    }
+
+    /// <summary>The rule that placed <paramref name="entry"/>, or null for an original entry or one added in code.</summary>
+    public string? Of(EmulatedEntry entry) =>
+        entry.State == EntryState.Original ? null
+        : _byIndex.TryGetValue(entry.Index, out var byIndex) ? byIndex
+        : entry.Name is { } name && _byName.TryGetValue(name, out var byName) ? byName : null;
+
+    /// <summary>"FEmulator/AFS/Sound.afs 2 entries, mirror 1 entry": how many changes each rule placed, most first.</summary>
+    public static string Summary(ArchiveRoute route) => string.Join(", ", route.Patch.Changes
+        .GroupBy(c => c.Rule ?? "code").OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
+        .Select(g => $"{g.Key} {g.Count()} {(g.Count() == 1 ? "entry" : "entries")}"));
+}

@@ -1,0 +1,32 @@
+using ArchiveEmu.Core.Formats;
+
+namespace ArchiveEmu.Core.Routing;
+
+public sealed partial class ModRouter
+{
+    /// <summary>The walk's part for mods in Reloaded-II's layout (docs/DESIGN.md, "Reloaded-II and FEF mods").</summary>
+    private sealed partial class Walker
+    {
+        private FefRoutes? _fef;
+
+        /// <summary>A mod in Reloaded-II's layout: only its mods' folders give game files, <c>Redirector/</c> then the FEF folders.</summary>
+        private void ReloadedMod(ReloadedModLayout layout)
+        {
+            if (layout.Redirector is { } redirector)
+            {
+                _rule = ModRules.Redirector;
+                Folder(redirector, "", inGame: true, warned: false);
+            }
+            _fef ??= new FefRoutes(router._game, router._slices.ToDictionary(s => s.Key, s => s.Value.Format), router._detect);
+            _fef.Add(_modRoot, _modName, layout, GameArchive, Warnings);
+            if (layout.OthersWarning(_modRoot) is { } others)
+                Warnings.Add(others);
+        }
+
+        /// <summary>The changes to a game archive (or a slice) an FEF route matched, created on first use.</summary>
+        private ArchiveChanges GameArchive(string relative, IArchiveFormat format) =>
+            router._slices.TryGetValue(relative, out var slice)
+                ? ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, slice.Source))
+                : ArchiveFor(relative, () => new ArchiveChanges(relative, Path.Combine(router._game, relative), format));
+    }
+}

@@ -91,7 +91,7 @@ public sealed partial class ArchiveEmulator
             conflicts.Add(new RouteConflict(name, input.Entry.ToString(), [changes[at].Origin, input.Origin], input.Origin));
             changes[at] = change;
         }
-        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice);
+        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = fromMods?.Nested ?? [] };
     }
 
     // A file input that changed or vanished since it was added is an error naming it, not bytes from another version.

@@ -2,11 +2,17 @@ using ArchiveEmu.Core.Formats;
 
 namespace ArchiveEmu.Core.Routing;
 
-/// <summary>The changes all mods make to one archive, collected in priority order.</summary>
+/// <summary>
+/// The changes all mods make to one archive, collected in priority order: entries replaced, added or deleted whole, and
+/// entries that hold an archive changed inside (nested, docs/DESIGN.md "Archives inside archives"). The later mod wins an
+/// entry: a whole replacement and changes inside the same entry are a conflict like any other.
+/// </summary>
 internal sealed class ArchiveChanges
 {
-    private readonly OrderedChanges<EntryKey, EntryChange> _changes;
-    private readonly Dictionary<EntryKey, string> _fromThisMod; // the current mod's files by entry: a mod may spell the archive's folder twice
+    private readonly OrderedChanges<EntryKey, Change> _changes;
+    private readonly Dictionary<EntryKey, (string File, bool Nested)> _fromThisMod; // the current mod's files by entry: a mod may spell the archive's folder twice
+    private readonly ArchiveInside _inside;
+    private readonly List<string> _mods = []; // every mod with a file in it, for a nested entry's origin
     private string? _mod;
 
     public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice = null)
@@ -15,8 +21,9 @@ internal sealed class ArchiveChanges
         GamePath = gamePath;
         Format = format;
         Slice = slice;
-        _changes = new OrderedChanges<EntryKey, EntryChange>(new EntryKeyComparer(format.NameComparer));
-        _fromThisMod = new Dictionary<EntryKey, string>(new EntryKeyComparer(format.NameComparer));
+        _changes = new OrderedChanges<EntryKey, Change>(new EntryKeyComparer(format.NameComparer));
+        _fromThisMod = new Dictionary<EntryKey, (string, bool)>(new EntryKeyComparer(format.NameComparer));
+        _inside = new ArchiveInside(relativePath, gamePath, format, slice);
     }
 
     public string RelativePath { get; }
@@ -30,24 +37,56 @@ internal sealed class ArchiveChanges
     /// </summary>
     public void AddMod(string modRoot, string modName, string archiveFolder)
     {
+        foreach (var file in FilesBelow(modRoot, archiveFolder))
+            Add(modRoot, modName, Path.GetRelativePath(archiveFolder, file).Replace(Path.DirectorySeparatorChar, '/'), file);
+    }
+
+    /// <summary>Adds one mod file at <paramref name="relative"/> below this archive's folder: an entry of it, or a path through one.</summary>
+    private void Add(string modRoot, string modName, string relative, string file)
+    {
         if (_mod != modRoot)
         {
             _fromThisMod.Clear();
             _mod = modRoot;
+            _mods.Add(modName);
         }
-        foreach (var file in FilesBelow(modRoot, archiveFolder))
+        if (_inside.Find(relative, file) is { } through)
         {
-            var relative = Path.GetRelativePath(archiveFolder, file).Replace(Path.DirectorySeparatorChar, '/');
-            var (key, delete) = EntryFileName.Parse(relative, Format.Addressing, file);
-            if (!_fromThisMod.TryAdd(key, file))
-                throw new IOException($"{file}: targets entry {key} of {GamePath}, as {_fromThisMod[key]} in the same mod does; the mod is ambiguous, keep one of them");
-            var input = delete ? null : EntryInput.FromFile(file);
-            _changes.Set(key, new EntryChange(key, input, modName), modName);
+            Inner(through, modName, file).Add(modRoot, modName, through.Rest, file);
+            return;
         }
+        var (key, delete) = EntryFileName.Parse(relative, Format.Addressing, file);
+        if (!_fromThisMod.TryAdd(key, (file, false)))
+            throw Ambiguous(file, key);
+        var input = delete ? null : EntryInput.FromFile(file);
+        _changes.Set(key, new Change(key, new EntryChange(key, input, modName), null), modName);
     }
 
-    public ArchiveRoute ToRoute() => new(RelativePath, GamePath, Format, new ArchivePatch(_changes.Values),
-        _changes.Conflicts.Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1])).ToArray(), Slice);
+    /// <summary>The changes inside the entry <paramref name="through"/> goes through; a whole replacement before them is overruled.</summary>
+    private ArchiveChanges Inner(ThroughEntry through, string modName, string file)
+    {
+        if (_fromThisMod.TryGetValue(through.Key, out var mine) && !mine.Nested)
+            throw Ambiguous(file, through.Key);
+        _fromThisMod.TryAdd(through.Key, (file, true));
+        if (_changes.TryGetValue(through.Key, out var current) && current.Nested is { } inner)
+            return inner; // more changes inside the same archive: not a conflict at this level
+        inner = new ArchiveChanges($"{RelativePath}/{through.Folder}", GamePath, through.Format, through.Source);
+        _changes.Set(through.Key, new Change(through.Key, null, inner), modName);
+        return inner;
+    }
+
+    private IOException Ambiguous(string file, EntryKey key) =>
+        new($"{file}: targets entry {key} of {GamePath}, as {_fromThisMod[key].File} in the same mod does; the mod is ambiguous, keep one of them");
+
+    public ArchiveRoute ToRoute()
+    {
+        var nested = _changes.Values.Where(c => c.Nested is not null)
+            .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
+        var conflicts = _changes.Conflicts.Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]))
+            .Concat(nested.SelectMany(n => n.Route.Conflicts)).ToArray();
+        return new ArchiveRoute(RelativePath, GamePath, Format, new ArchivePatch(_changes.Values.Where(c => c.Whole is not null).Select(c => c.Whole!)),
+            conflicts, Slice) { Nested = nested };
+    }
 
     private static IEnumerable<string> FilesBelow(string modRoot, string folder)
     {
@@ -62,6 +101,9 @@ internal sealed class ArchiveChanges
                 yield return path;
         }
     }
+
+    /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>
+    private sealed record Change(EntryKey Key, EntryChange? Whole, ArchiveChanges? Nested);
 
     private sealed class EntryKeyComparer(StringComparer names) : IEqualityComparer<EntryKey>
     {

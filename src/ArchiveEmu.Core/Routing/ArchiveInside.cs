@@ -46,12 +46,12 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
         string? notArchive = null;
         for (int end = relative.LastIndexOf('/'); end > 0; end = relative.LastIndexOf('/', end - 1))
         {
-            var prefix = relative[..end];
-            if (!Names.TryGetValue(prefix, out var entry))
+            // An empty entry holds no archive, nor is it a file a path could not go below: a tar folder may be written without its '/'.
+            if (!Names.TryGetValue(relative[..end], out var entry) || entry.Size == 0)
                 continue;
-            if (Open(entry, EntryKey.ByName(entry.Name!), prefix, relative[(end + 1)..], modFile) is { } through)
-                return through;
-            notArchive ??= prefix;
+            if (Open(entry, EntryKey.ByName(entry.Name!), entry.Name!, relative[(end + 1)..], modFile) is { } through)
+                return through; // named as the archive spells it (IMG ignores case)
+            notArchive ??= entry.Name;
         }
         // A new entry below an entry that is a plain file would put a file inside a file: surely not what the mod means.
         return notArchive is null ? null : throw NotAnArchive(notArchive, modFile);

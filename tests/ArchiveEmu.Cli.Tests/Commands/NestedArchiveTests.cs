@@ -55,6 +55,18 @@ public sealed class NestedArchiveTests
     }
 
     [Test]
+    public void StoredLayout_ServesTheBytesAndOriginsOfAParse()
+    {
+        var cache = _dir["cache"];
+        var build = CliRun.Run("build", "--game", _dir["game"], "--mod", _dir["mod"], "--cache", cache, "--merge", "never");
+        Assert.That(build.ExitCode, Is.Zero, build.ToString());
+        Assert.That(Cat("--cache", cache), Is.EqualTo(Cat("--no-cache")));
+        var ls = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["mod"], "--cache", cache, "data/init.pak");
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        Assert.That(ls.Out.Split('\n')[2], Does.Contain("replaced  nested (mod)"), ls.Out);
+    }
+
+    [Test]
     public void Build_ThroughAnEntryThatIsNoArchive_IsOneErrorLineNamingThePath()
     {
         _dir.Write("mod/data/init.pak/init/other.bin/x.bin", [1]);

@@ -92,6 +92,40 @@ with tarfile.open(sys.argv[1]) as t:
     }
 
     [Test]
+    public void StoredPakInZip_TheZipsCrcIsOfTheEmulatedInnerArchive()
+    {
+        DotNetArchiveWriters.WriteZip(InFolder("game/data/pack.zip"), ("in.pak", Pak(("x", TestData.Random(80, 300)), ("y", TestData.Random(81, 30))), false),
+            ("notes.txt", DotNetArchiveWriters.Repeat(Text("notes "), 100), true));
+        var x = _dir.Write("mod/data/pack.zip/in.pak/x", TestData.Random(82, 333));
+
+        var zip = _dir.Write("out/pack.zip", Serve("data/pack.zip"));
+        var inner = _dir["out/in.pak"];
+        var check = ExternalTool.Python("""
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    assert z.testzip() is None, 'bad CRC'
+    assert [i.filename for i in z.infolist()] == ['in.pak', 'notes.txt']
+    open(sys.argv[2], 'wb').write(z.read('in.pak'))
+""", zip, inner);
+        Assert.That(check.ExitCode, Is.Zero, check.ToString());
+        Assert.That(ReadPak(File.ReadAllBytes(inner)).Select(m => (m.Name, m.Bytes)), Is.EqualTo(new[] { ("x", File.ReadAllBytes(x)), ("y", TestData.Random(81, 30)) }));
+    }
+
+    [Test]
+    public void ATarFolderEntry_WithoutItsSlash_IsNoArchiveToGoThrough_ANewFileBelowItIsAdded()
+    {
+        using (var file = File.Create(InFolder("game/data/bundle.tar")))
+        using (var tar = new System.Formats.Tar.TarWriter(file, System.Formats.Tar.TarEntryFormat.Ustar))
+        {
+            tar.WriteEntry(new System.Formats.Tar.UstarTarEntry(System.Formats.Tar.TarEntryType.Directory, "pack"));
+            tar.WriteEntry(new System.Formats.Tar.UstarTarEntry(System.Formats.Tar.TarEntryType.RegularFile, "pack/a.bin") { DataStream = new MemoryStream(TestData.Random(90, 10)) });
+        }
+        _dir.Write("mod/data/bundle.tar/pack/new.bin", TestData.Random(91, 10));
+        var route = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Archives.Single();
+        Assert.That((route.Nested.Count, route.Patch.Changes.Single().Key.Name), Is.EqualTo((0, "pack/new.bin")));
+    }
+
+    [Test]
     public void DepthThree_PakInAfsInPakInPak_IndexFolderNamedLikeItsEntryFile()
     {
         var voice = TestData.Random(30, 640);

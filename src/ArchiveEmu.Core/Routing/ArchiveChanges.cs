@@ -76,7 +76,7 @@ internal sealed class ArchiveChanges
     }
 
     private IOException Ambiguous(string file, EntryKey key) =>
-        new($"{file}: targets entry {key} of {GamePath}, as {_fromThisMod[key].File} in the same mod does; the mod is ambiguous, keep one of them");
+        new($"{file}: targets entry {key} of {(Slice is null ? GamePath : RelativePath)}, as {_fromThisMod[key].File} in the same mod does; the mod is ambiguous, keep one of them");
 
     public ArchiveRoute ToRoute()
     {

@@ -20,7 +20,8 @@ internal static class EntryFileName
             return (EntryKey.ByName(delete ? relativePath[..^DeleteSuffix.Length] : relativePath), delete);
 
         if (relativePath.Contains('/'))
-            throw new IOException($"{fullPath}: entries of an index-addressed archive go directly in its folder, not in a subfolder");
+            throw new IOException($"{fullPath}: entries of an index-addressed archive go directly in its folder, not in a subfolder "
+                + "(but for an archive inside entry 7, a folder named like the entry: 7/…, 7_name.pak/…)");
         if (IndexDigits(relativePath) == 0)
             throw new IOException($"{fullPath}: name must start with the entry's index (7.dds, 0007.dds, 7_name.dds)");
         return (EntryKey.ByIndex(IndexOf(relativePath)), delete);

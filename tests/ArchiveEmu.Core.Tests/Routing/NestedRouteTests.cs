@@ -215,6 +215,19 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         Assert.That(plan.Conflicts.Select(c => (c.Target, c.Entry, c.Winner)), Is.EqualTo(new[] { ("data/init.pak", "in.pak", "a") }));
     }
 
+    [Test]
+    public void AutoMerge_CountsANestedArchiveByItsModFiles_NotAsOneInjectedFileOfItsWholeSize()
+    {
+        _dir.Write("game/data/init.pak", Pak(("in.pak", Pak(("big", TestData.Random(100, 3 << 20)), ("x", TestData.Random(101, 10)))), ("z", TestData.Random(102, 10))));
+        _dir.Write("mod/data/init.pak/in.pak/x", TestData.Random(103, 2000));
+        using var archive = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).OpenArchive("data/init.pak");
+        Assert.That(archive.Entries[0].Size, Is.GreaterThan(3 << 20));
+        var decision = ArchiveEmu.Core.MergedCache.MergeDecider.Decide(ArchiveEmu.Core.MergedCache.MergePolicy.Auto, new ArchiveEmu.Core.MergedCache.MergeThresholds(),
+            archive, ArchiveEmu.Core.MergedCache.StorageKind.Unknown);
+        Assert.That(decision.Merge, Is.True, decision.Reason);
+        Assert.That(decision.Reason, Does.Contain($"injected files ≤ {Units.Bytes(2000)} <"), decision.Reason);
+    }
+
     [TestCase("data/p.pak/readme.txt/x.bin", "data/p.pak/readme.txt")]
     [TestCase("data/snd.afs/0/x.bin", "data/snd.afs/0")]
     [TestCase("data/snd.afs/1_x.pak/y/z.bin", "data/snd.afs/1_x.pak/y")]

@@ -7,10 +7,11 @@ namespace ArchiveEmu.Host.Tests.Mount;
 /// Issue 19, archives inside archives from the mod path, through a real mount: a PAK whose entry holds a PAK a mod changes
 /// inside reads as <c>archiveemu cat</c> writes it, emulated and merged, and a changed inner mod file reaches new opens.
 /// </summary>
-[TestFixture("never")]
-[TestFixture("always")]
+[TestFixture("kernel", "never")]
+[TestFixture("kernel", "always")]
+[TestFixture("libfuse", "never")]
 [NonParallelizable]
-public sealed class NestedArchiveMountTests(string merge)
+public sealed class NestedArchiveMountTests(string fuse, string merge)
 {
     private const string Outer = "data/init.pak";
     private static readonly PakTestLayout V2 = PakTestLayout.All.First(l => l.Variant == "V2");
@@ -21,13 +22,15 @@ public sealed class NestedArchiveMountTests(string merge)
     public void Mount()
     {
         LibFuseProbe.RequireFuse();
+        if (fuse == "kernel" && Environment.UserName != "root")
+            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
         _game = new SampleGame();
         _game.Write("game/" + Outer, PakTestWriter.Write(V2, [
             ("init/loading.arc", PakTestWriter.Write(V2, [("a.tmx", TestData.Random(1, 300)), ("mini_tv.tmx", TestData.Random(2, 400))])),
             ("init/other.bin", TestData.Random(3, 500)),
         ]));
         _game.Write("mods/hd-textures/" + Outer + "/init/loading.arc/mini_tv.tmx", TestData.Random(4, 444));
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs(merge)).WaitMounted();
+        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs(merge, $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
     }
 
     [OneTimeTearDown]

@@ -20,6 +20,7 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
 {
     private ArchiveIndex? _index;
     private Dictionary<string, ArchiveEntry>? _names;
+    private bool _unreadable;
     private readonly Dictionary<int, IArchiveFormat?> _formats = new();
 
     /// <summary>The entry <paramref name="relative"/> (below the archive's folder) goes through, or null when it names an entry itself.</summary>
@@ -41,13 +42,13 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
         }
 
         var (key, _) = EntryFileName.Parse(relative, EntryAddressing.ByName, modFile);
-        if (Names.ContainsKey(key.Name!))
+        if (Names is not { } names || names.ContainsKey(key.Name!))
             return null;
         string? notArchive = null;
         for (int end = relative.LastIndexOf('/'); end > 0; end = relative.LastIndexOf('/', end - 1))
         {
             // An empty entry holds no archive, nor is it a file a path could not go below: a tar folder may be written without its '/'.
-            if (!Names.TryGetValue(relative[..end], out var entry) || entry.Size == 0)
+            if (!names.TryGetValue(relative[..end], out var entry) || entry.Size == 0)
                 continue;
             if (Open(entry, EntryKey.ByName(entry.Name!), entry.Name!, relative[(end + 1)..], modFile) is { } through)
                 return through; // named as the archive spells it (IMG ignores case)
@@ -59,17 +60,32 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
 
     private ArchiveIndex Index => _index ??= format.ReadIndex(slice ?? ArchiveSource.File(gamePath));
 
-    private Dictionary<string, ArchiveEntry> Names => _names ??= BuildNames();
-
-    private Dictionary<string, ArchiveEntry> BuildNames()
+    /// <summary>
+    /// The entries by name; null when the original cannot be read: its paths are then entry names, as before archives
+    /// inside archives, and building it reports the damage beside the other archives (`archiveemu build`: README, "failed").
+    /// </summary>
+    private Dictionary<string, ArchiveEntry>? Names
     {
-        var names = new Dictionary<string, ArchiveEntry>(format.NameComparer);
-        foreach (var entry in Index.Entries)
+        get
         {
-            if (entry.Name is { } name)
-                names.TryAdd(name, entry);
+            if (_names is null && !_unreadable)
+            {
+                try
+                {
+                    _names = new Dictionary<string, ArchiveEntry>(format.NameComparer);
+                    foreach (var entry in Index.Entries)
+                    {
+                        if (entry.Name is { } name)
+                            _names.TryAdd(name, entry);
+                    }
+                }
+                catch (ArchiveFormatException)
+                {
+                    (_names, _unreadable) = (null, true);
+                }
+            }
+            return _names;
         }
-        return names;
     }
 
     private ThroughEntry? Open(ArchiveEntry entry, EntryKey key, string folder, string rest, string modFile)

@@ -76,6 +76,20 @@ public sealed class NestedArchiveTests
         Assert.That(build.Error, Does.Contain("data/init.pak/init/other.bin").And.Contain("not an archive format ArchiveEmu knows"));
     }
 
+    [Test]
+    public void Build_ADamagedOuterOriginal_IsReportedBesideTheOthers_NotARoutingError()
+    {
+        var tar = _dir["game/data/bundle.tar"];
+        DotNetArchiveWriters.WriteTar(tar, ("pack/in.pak", PakTestWriter.Write(V2, [("x", TestData.Random(6, 5000))])));
+        File.WriteAllBytes(tar, File.ReadAllBytes(tar)[..3000]); // cut inside the inner PAK's bytes: the tar's magic is intact
+        _dir.Write("mod/data/bundle.tar/pack/in.pak/x", TestData.Random(7, 10));
+        var build = CliRun.Run("build", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache");
+        Assert.That(build.ExitCode, Is.EqualTo(1), build.ToString());
+        Assert.That(build.Out, Does.Contain("data/init.pak  (pak)\n  entries    1 replaced, 0 added, 0 deleted"), build.ToString());
+        Assert.That(build.Out, Does.Contain("data/bundle.tar  (tar)\n  failed     "), build.ToString());
+        Assert.That(build.Error, Does.StartWith("archiveemu build: 1 of 2 archives failed (data/bundle.tar); "), build.ToString());
+    }
+
     private byte[] Cat(params string[] cacheArgs)
     {
         var output = _dir[$"out-{Guid.NewGuid():N}.pak"];

@@ -78,9 +78,16 @@ public sealed partial class ArchiveEmulator
         var gamePath = fromMods?.GamePath ?? slice?.Path ?? GamePaths.Resolve(GameFolder, name);
         var changes = fromMods?.Patch.Changes.ToList() ?? new List<EntryChange>();
         var conflicts = fromMods?.Conflicts.ToList() ?? new List<RouteConflict>();
+        var nested = fromMods?.Nested.ToList() ?? new List<NestedRoute>();
         foreach (var input in _inputs.Where(i => i.Route == name))
         {
             RequireUnchanged(input);
+            int inside = nested.FindIndex(n => SameEntry(format, n.Entry, input.Entry));
+            if (inside >= 0) // an input for an entry mods change inside: the input wins the entry whole
+            {
+                conflicts.Add(new RouteConflict(name, input.Entry.ToString(), [nested[inside].Origin, input.Origin], input.Origin));
+                nested.RemoveAt(inside);
+            }
             int at = changes.FindIndex(c => SameEntry(format, c.Key, input.Entry));
             var change = new EntryChange(input.Entry, input.Input, input.Origin);
             if (at < 0)
@@ -91,7 +98,7 @@ public sealed partial class ArchiveEmulator
             conflicts.Add(new RouteConflict(name, input.Entry.ToString(), [changes[at].Origin, input.Origin], input.Origin));
             changes[at] = change;
         }
-        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice);
+        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested };
     }
 
     // A file input that changed or vanished since it was added is an error naming it, not bytes from another version.

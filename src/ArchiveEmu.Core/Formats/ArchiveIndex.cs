@@ -48,6 +48,12 @@ public abstract class ArchiveIndex
 
     public IReadOnlyList<ArchiveEntry> Entries { get; }
 
+    /// <summary>
+    /// Why <paramref name="entry"/>'s stored bytes are not its content (ZIP: compressed), or null when they are, so an
+    /// archive inside it can be read in place.
+    /// </summary>
+    internal virtual string? WhyNotInPlace(ArchiveEntry entry) => null;
+
     /// <summary>The format that read it.</summary>
     public abstract IArchiveFormat Format { get; }
 }

@@ -3,14 +3,17 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats;
 
 /// <summary>
-/// The bytes of an injected entry: a loose file, a slice of a file, or bytes in memory. Builders
+/// The bytes of an injected entry: a loose file, a slice of a file, bytes in memory, or another virtual file (an emulated
+/// archive inside this one). Builders
 /// append it to a virtual file as a segment (never a copy); <see cref="Read"/> serves the few
 /// formats that must look at the bytes (a ZIP CRC, a nested archive's index).
 /// </summary>
 public sealed class EntryInput
 {
-    private EntryInput(string? path, long offset, long length, ReadOnlyMemory<byte> bytes, FileIdentity? identity = null)
+    private EntryInput(string? path, long offset, long length, ReadOnlyMemory<byte> bytes, FileIdentity? identity = null, VirtualFile? file = null, string? name = null)
     {
+        File = file;
+        _name = name;
         Identity = identity;
         Path = path;
         Offset = offset;
@@ -18,7 +21,12 @@ public sealed class EntryInput
         Bytes = bytes;
     }
 
-    /// <summary>The file the bytes come from, or null for in-memory bytes.</summary>
+    private readonly string? _name;
+
+    /// <summary>The virtual file the bytes come from (an emulated inner archive), or null.</summary>
+    public VirtualFile? File { get; }
+
+    /// <summary>The file the bytes come from, or null for in-memory bytes and virtual files.</summary>
     public string? Path { get; }
 
     /// <summary>The file's size and mtime when the input was made (null for in-memory bytes).</summary>
@@ -54,10 +62,24 @@ public sealed class EntryInput
     /// <summary>Bytes held in memory.</summary>
     public static EntryInput FromBytes(ReadOnlyMemory<byte> bytes) => new(null, 0, bytes.Length, bytes);
 
+    /// <summary>
+    /// The whole of <paramref name="file"/>, named <paramref name="name"/> in messages. Appended as the file's own segments
+    /// (<see cref="VirtualFileBuilder.AppendSlice"/> flattens them), so the emulated archive that holds it reads its sources
+    /// directly and keeps its own references to them: <paramref name="file"/> may be disposed once that archive is built,
+    /// after which <see cref="Read"/> throws <see cref="ObjectDisposedException"/>.
+    /// </summary>
+    public static EntryInput FromVirtualFile(VirtualFile file, string name)
+    {
+        ArgumentNullException.ThrowIfNull(file);
+        return new EntryInput(null, 0, file.Length, default, null, file, name);
+    }
+
     /// <summary>Appends the bytes to <paramref name="builder"/> at its current position.</summary>
     public void AppendTo(VirtualFileBuilder builder)
     {
-        if (Path is null)
+        if (File is not null)
+            builder.AppendSlice(File, 0, Length);
+        else if (Path is null)
             builder.AppendBytes(Bytes);
         else
             builder.AppendFile(Path, Offset, Length, Identity);
@@ -69,12 +91,14 @@ public sealed class EntryInput
         if (offset >= Length)
             return 0;
         var wanted = destination[..(int)Math.Min(destination.Length, Length - offset)];
+        if (File is not null)
+            return File.Read(offset, wanted);
         if (Path is null)
         {
             Bytes.Span.Slice((int)offset, wanted.Length).CopyTo(wanted);
             return wanted.Length;
         }
-        using var handle = File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        using var handle = System.IO.File.OpenHandle(Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
         int total = 0;
         while (total < wanted.Length)
         {
@@ -86,5 +110,5 @@ public sealed class EntryInput
         return total;
     }
 
-    public override string ToString() => Path ?? $"memory ({Length} bytes)";
+    public override string ToString() => Path ?? (File is not null ? $"{_name} (emulated, {Length} bytes)" : $"memory ({Length} bytes)");
 }

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;
 
@@ -28,9 +29,7 @@ internal static class MergeDecider
             return new(true, $"merge: --merge always; {where}");
 
         long size = archive.File.Length;
-        long largest = archive.Entries
-            .Where(e => e.State is EntryState.Replaced or EntryState.Added)
-            .Select(e => e.Size).DefaultIfEmpty(0).Max();
+        long largest = LargestInjectedPiece(archive);
         if (size >= thresholds.MaxArchiveBytes)
             return new(false, $"emulate: archive is {Units.Bytes(size)}, not under {Units.Bytes(thresholds.MaxArchiveBytes)}; {where}");
         if (largest >= thresholds.MaxInjectedFileBytes)
@@ -40,5 +39,19 @@ internal static class MergeDecider
         return new(true, storage.IsRotational == false
             ? $"merge: {why}; {where} (fewer reads still help, seeks cost little here)"
             : $"merge: {why}; {where}");
+    }
+
+    // The largest run read from a file other than the original: an injected entry's loose file, or one of the mod files of
+    // an archive nested in an entry (whose original bytes are the outer's file). Segments, not entry sizes, so a nested
+    // archive counts by the pieces it is read in, not as one injected file of its whole size.
+    private static long LargestInjectedPiece(EmulatedArchive archive)
+    {
+        long largest = 0;
+        foreach (var s in archive.File.Segments)
+        {
+            if (s.Source is FileSource f && f.Path != archive.Original.Path && s.Length > largest)
+                largest = s.Length;
+        }
+        return largest;
     }
 }

@@ -2,11 +2,18 @@ using ArchiveEmu.Core.Formats;
 
 namespace ArchiveEmu.Core.Routing;
 
-/// <summary>The changes all mods make to one archive, collected in priority order.</summary>
+/// <summary>
+/// The changes all mods make to one archive, collected in priority order: entries replaced, added or deleted whole, and
+/// entries that hold an archive changed inside (nested, docs/DESIGN.md "Archives inside archives"). The later mod wins an
+/// entry: a whole replacement and changes inside the same entry are a conflict like any other.
+/// </summary>
 internal sealed class ArchiveChanges
 {
-    private readonly OrderedChanges<EntryKey, EntryChange> _changes;
-    private readonly Dictionary<EntryKey, (string File, int Specificity)> _fromThisMod; // the current mod's files by entry: a mod may spell the archive's folder twice
+    private readonly OrderedChanges<EntryKey, Change> _changes;
+    // The current mod's files by entry: a mod may spell the archive's folder twice, or reach an entry by two FEF routes.
+    private readonly Dictionary<EntryKey, (string File, int Specificity, bool Nested)> _fromThisMod;
+    private readonly ArchiveInside _inside;
+    private readonly List<string> _mods = []; // every mod with a file in it, for a nested entry's origin
     private string? _mod;
 
     public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice = null)
@@ -15,8 +22,9 @@ internal sealed class ArchiveChanges
         GamePath = gamePath;
         Format = format;
         Slice = slice;
-        _changes = new OrderedChanges<EntryKey, EntryChange>(new EntryKeyComparer(format.NameComparer));
-        _fromThisMod = new Dictionary<EntryKey, (string, int)>(new EntryKeyComparer(format.NameComparer));
+        _changes = new OrderedChanges<EntryKey, Change>(new EntryKeyComparer(format.NameComparer));
+        _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(new EntryKeyComparer(format.NameComparer));
+        _inside = new ArchiveInside(relativePath, gamePath, format, slice);
     }
 
     public string RelativePath { get; }
@@ -31,11 +39,23 @@ internal sealed class ArchiveChanges
     public void AddMod(string modRoot, string modName, string archiveFolder, string rule = ModRules.Mirror)
     {
         foreach (var file in FilesBelow(modRoot, archiveFolder))
+            AddPath(modRoot, modName, Path.GetRelativePath(archiveFolder, file).Replace(Path.DirectorySeparatorChar, '/'), file, rule, int.MaxValue);
+    }
+
+    /// <summary>
+    /// Adds one mod file at <paramref name="relative"/> below this archive's folder: an entry of it (named as the mirror layout
+    /// names entries), or a path through an entry that holds an archive.
+    /// </summary>
+    public void AddPath(string modRoot, string modName, string relative, string file, string rule, int specificity)
+    {
+        BeginMod(modRoot, modName);
+        if (_inside.Find(relative, file) is { } through)
         {
-            var relative = Path.GetRelativePath(archiveFolder, file).Replace(Path.DirectorySeparatorChar, '/');
-            var (key, delete) = EntryFileName.Parse(relative, Format.Addressing, file);
-            AddFile(modRoot, modName, file, key, delete, rule, int.MaxValue);
+            Inner(through, modName, file, rule, specificity).AddPath(modRoot, modName, through.Rest, file, rule, int.MaxValue);
+            return;
         }
+        var (key, delete) = EntryFileName.Parse(relative, Format.Addressing, file);
+        AddFile(modRoot, modName, file, key, delete, rule, specificity);
     }
 
     /// <summary>
@@ -44,28 +64,56 @@ internal sealed class ArchiveChanges
     /// </summary>
     public void AddFile(string modRoot, string modName, string file, EntryKey key, bool delete, string rule, int specificity)
     {
-        if (_mod != modRoot)
-        {
-            _fromThisMod.Clear();
-            _mod = modRoot;
-        }
-        var change = new EntryChange(key, delete ? null : EntryInput.FromFile(file), modName) { Rule = rule };
+        BeginMod(modRoot, modName);
+        var change = new Change(key, new EntryChange(key, delete ? null : EntryInput.FromFile(file), modName) { Rule = rule }, null);
         if (_fromThisMod.TryGetValue(key, out var earlier))
         {
-            if (earlier.Specificity == specificity)
-                throw new IOException($"{file}: targets entry {key} of {GamePath}, as {earlier.File} in the same mod does; the mod is ambiguous, keep one of them");
+            if (earlier.Nested || earlier.Specificity == specificity)
+                throw Ambiguous(file, key);
             if (earlier.Specificity > specificity)
                 return;
-            _fromThisMod[key] = (file, specificity);
+            _fromThisMod[key] = (file, specificity, false);
             _changes.ReplaceLast(key, change, rule);
             return;
         }
-        _fromThisMod[key] = (file, specificity);
+        _fromThisMod[key] = (file, specificity, false);
         _changes.Set(key, change, modName, rule);
     }
 
-    public ArchiveRoute ToRoute() => new(RelativePath, GamePath, Format, new ArchivePatch(_changes.Values),
-        _changes.Conflicts.Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]) { Rules = c.Rules }).ToArray(), Slice);
+    private void BeginMod(string modRoot, string modName)
+    {
+        if (_mod == modRoot)
+            return;
+        _fromThisMod.Clear();
+        _mod = modRoot;
+        _mods.Add(modName);
+    }
+
+    /// <summary>The changes inside the entry <paramref name="through"/> goes through; a whole replacement before them is overruled.</summary>
+    private ArchiveChanges Inner(ThroughEntry through, string modName, string file, string rule, int specificity)
+    {
+        if (_fromThisMod.TryGetValue(through.Key, out var mine) && !mine.Nested)
+            throw Ambiguous(file, through.Key);
+        _fromThisMod.TryAdd(through.Key, (file, specificity, true));
+        if (_changes.TryGetValue(through.Key, out var current) && current.Nested is { } inner)
+            return inner; // more changes inside the same archive: not a conflict at this level
+        inner = new ArchiveChanges($"{RelativePath}/{through.Folder}", GamePath, through.Format, through.Source);
+        _changes.Set(through.Key, new Change(through.Key, null, inner), modName, rule);
+        return inner;
+    }
+
+    private IOException Ambiguous(string file, EntryKey key) =>
+        new($"{file}: targets entry {key} of {(Slice is null ? GamePath : RelativePath)}, as {_fromThisMod[key].File} in the same mod does; the mod is ambiguous, keep one of them");
+
+    public ArchiveRoute ToRoute()
+    {
+        var nested = _changes.Values.Where(c => c.Nested is not null)
+            .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
+        var conflicts = _changes.Conflicts.Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]) { Rules = c.Rules })
+            .Concat(nested.SelectMany(n => n.Route.Conflicts)).ToArray();
+        return new ArchiveRoute(RelativePath, GamePath, Format, new ArchivePatch(_changes.Values.Where(c => c.Whole is not null).Select(c => c.Whole!)),
+            conflicts, Slice) { Nested = nested };
+    }
 
     private static IEnumerable<string> FilesBelow(string modRoot, string folder)
     {
@@ -80,6 +128,9 @@ internal sealed class ArchiveChanges
                 yield return path;
         }
     }
+
+    /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>
+    private sealed record Change(EntryKey Key, EntryChange? Whole, ArchiveChanges? Nested);
 
     private sealed class EntryKeyComparer(StringComparer names) : IEqualityComparer<EntryKey>
     {

@@ -20,13 +20,16 @@ internal static class EntryFileName
             return (EntryKey.ByName(delete ? relativePath[..^DeleteSuffix.Length] : relativePath), delete);
 
         if (relativePath.Contains('/'))
-            throw new IOException($"{fullPath}: entries of an index-addressed archive go directly in its folder, not in a subfolder");
-        int digits = IndexDigits(relativePath);
-        if (digits == 0)
+            throw new IOException($"{fullPath}: entries of an index-addressed archive go directly in its folder, not in a subfolder "
+                + "(but for an archive inside entry 7, a folder named like the entry: 7/…, 7_name.pak/…)");
+        if (IndexDigits(relativePath) == 0)
             throw new IOException($"{fullPath}: name must start with the entry's index (7.dds, 0007.dds, 7_name.dds)");
-        int index = int.Parse(relativePath.AsSpan(0, digits), NumberStyles.None, CultureInfo.InvariantCulture);
-        return (EntryKey.ByIndex(index), delete);
+        return (EntryKey.ByIndex(IndexOf(relativePath)), delete);
     }
+
+    /// <summary>The index an index name (<see cref="IsIndexName"/>) addresses: <c>7_hero.dds</c> → 7.</summary>
+    public static int IndexOf(string fileName) =>
+        int.Parse(fileName.AsSpan(0, IndexDigits(fileName)), NumberStyles.None, CultureInfo.InvariantCulture);
 
     /// <summary>Whether a file name addresses an entry of an index format (<c>7.dds</c>, <c>0007.dds</c>, <c>7_hero.dds</c>, <c>42</c>).</summary>
     public static bool IsIndexName(string fileName) => IndexDigits(fileName) > 0;

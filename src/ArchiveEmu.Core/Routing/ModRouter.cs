@@ -4,7 +4,8 @@ namespace ArchiveEmu.Core.Routing;
 
 /// <summary>
 /// Resolves mod folders against a game folder (docs/DESIGN.md, "Mod folders and routes"): a mod folder named
-/// like a game file holds entries for that archive, other files override game files whole; mods are
+/// like a game file holds entries for that archive (and, through an entry that holds an archive, for that inner archive:
+/// <see cref="ArchiveInside"/>), other files override game files whole; mods are
 /// in priority order (a later one wins) and every conflict is reported. A mod path meets the game's whatever its letter
 /// case and is served as the game spells it (<see cref="GameSpelling"/>). Nothing leads out of a mod; the game's own
 /// symlinks are followed wherever they lead.

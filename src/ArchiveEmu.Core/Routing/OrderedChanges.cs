@@ -34,6 +34,13 @@ internal sealed class OrderedChanges<TKey, TValue>(IEqualityComparer<TKey> compa
         _items[at] = (k, value, mods, rules);
     }
 
+    public bool TryGetValue(TKey key, out TValue value)
+    {
+        bool found = _positions.TryGetValue(key, out int at);
+        value = found ? _items[at].Value : default!;
+        return found;
+    }
+
     public IEnumerable<TValue> Values => _items.Select(i => i.Value);
 
     /// <summary>Keys set by more than one mod, with the mods in the order they set it and the rule each used.</summary>

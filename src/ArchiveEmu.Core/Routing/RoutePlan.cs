@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Routing;
 
@@ -22,7 +23,47 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
 {
     /// <summary>Reads and validates the original's index: the whole file, or the slice.</summary>
     public ArchiveIndex ReadOriginal() => Slice is null ? Format.ReadIndex(GamePath) : Format.ReadIndex(Slice);
+
+    /// <summary>
+    /// Entries that hold an archive which mods change inside (docs/DESIGN.md, "Archives inside archives"), each with the
+    /// route of that inner archive: its original is the entry's stored bytes, a slice of <see cref="GamePath"/>.
+    /// </summary>
+    public IReadOnlyList<NestedRoute> Nested { get; init; } = [];
+
+    /// <summary>
+    /// Reads the original and builds the emulated archive: each nested route first, then this one with each such entry
+    /// replaced by the inner emulated archive's segments (never its bytes). The caller disposes it.
+    /// </summary>
+    public EmulatedArchive Build(FileHandlePool? pool = null)
+    {
+        var original = ReadOriginal();
+        if (Nested.Count == 0)
+            return Format.Build(original, Patch, pool);
+        var inner = new List<EmulatedArchive>(Nested.Count);
+        try
+        {
+            var changes = Patch.Changes.ToList();
+            foreach (var nested in Nested)
+            {
+                var built = nested.Route.Build(pool);
+                inner.Add(built);
+                changes.Add(new EntryChange(nested.Entry, EntryInput.FromVirtualFile(built.File, nested.Route.RelativePath), nested.Origin));
+            }
+            return Format.Build(original, new ArchivePatch(changes), pool);
+        }
+        finally
+        {
+            foreach (var built in inner) // the outer holds its own references to their sources
+                built.Dispose();
+        }
+    }
 }
+
+/// <summary>An entry of an archive replaced by the emulated archive of <paramref name="Route"/>, which is stored in it.</summary>
+/// <param name="Entry">The entry of the outer archive.</param>
+/// <param name="Route">The inner archive's route: its original is a slice of the outer's holding file.</param>
+/// <param name="Origin">How listings name the entry's origin: "nested (" and the mods that change inside it ")".</param>
+public sealed record NestedRoute(EntryKey Entry, ArchiveRoute Route, string Origin);
 
 /// <summary>A plain file a mod replaces (or adds) as a whole, as in an overlay filesystem.</summary>
 public sealed record FileOverride(string RelativePath, string SourcePath, string Mod)

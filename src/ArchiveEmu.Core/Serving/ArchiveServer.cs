@@ -50,7 +50,7 @@ public sealed class ArchiveServer
     public MergedExtent? FindMerged(ArchiveRoute route) => Cache?.Find(KeyOf(route))?.Merged;
 
     /// <summary>Parses the original and builds the emulated archive, without the cache. The caller disposes it.</summary>
-    public EmulatedArchive Build(ArchiveRoute route) => route.Format.Build(route.ReadOriginal(), route.Patch, _pool);
+    public EmulatedArchive Build(ArchiveRoute route) => route.Build(_pool);
 
     /// <summary>Serves <paramref name="route"/> as <paramref name="request"/> asks; see <see cref="ServedArchive"/> for what comes back.</summary>
     public ServedArchive Serve(ArchiveRoute route, ServeRequest request)

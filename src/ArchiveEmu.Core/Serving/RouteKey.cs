@@ -28,11 +28,22 @@ internal static class RouteKey
         text.Append("original ").Append(Describe(FileIdentity.Of(route.GamePath))).Append('\n');
         for (int i = 0; i < mods.Count; i++)
             text.Append("mod ").Append(i).Append(' ').Append(mods[i]).Append('\n');
+        AppendChanges(text, route, verifyContent);
+        if (verifyContent)
+            text.Append("content-verified\n");
+        return new CacheKey(route.GamePath, text.ToString());
+    }
+
+    /// <summary>The route's changes; a nested route's (docs/DESIGN.md, "Archives inside archives") at every depth, each after its entry.</summary>
+    private static void AppendChanges(StringBuilder text, ArchiveRoute route, bool verifyContent)
+    {
         foreach (var change in route.Patch.Changes)
         {
             text.Append("entry ").Append(change.Key.IsIndex ? "#" : "/").Append(change.Key).Append(" from ").Append(change.Origin).Append(": ");
             if (change.Input is not { } input)
                 text.Append("delete");
+            else if (input.File is not null) // a virtual file has no identity to stat: its bytes are the key (routing never makes one)
+                text.Append("virtual ").Append(ContentHash(input));
             else if (input.Path is null)
                 text.Append("bytes ").Append(Convert.ToHexStringLower(XxHash3.Hash(input.Bytes.Span)));
             else
@@ -46,9 +57,14 @@ internal static class RouteKey
             }
             text.Append('\n');
         }
-        if (verifyContent)
-            text.Append("content-verified\n");
-        return new CacheKey(route.GamePath, text.ToString());
+        foreach (var nested in route.Nested)
+        {
+            // The inner original is a slice of the outer's file, whose identity is already in the key.
+            text.Append("nested ").Append(nested.Entry.IsIndex ? "#" : "/").Append(nested.Entry).Append(" from ").Append(nested.Origin)
+                .Append(": ").Append(nested.Route.Format.Name).Append(' ').Append(nested.Route.Slice!.Offset).Append('+').Append(nested.Route.Slice.Length).Append('\n');
+            AppendChanges(text, nested.Route, verifyContent);
+            text.Append("end nested\n");
+        }
     }
 
     // No device number: some change at every boot (btrfs, LVM, NFS), and the path already names the file system.

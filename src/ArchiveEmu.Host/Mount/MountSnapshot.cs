@@ -88,6 +88,12 @@ internal sealed class MountSnapshot : IDisposable
         foreach (var change in route.Patch.Changes)
             if (change.Input?.Identity is { } identity && identity.LastWriteUtc > newest)
                 newest = identity.LastWriteUtc;
+        foreach (var nested in route.Nested) // archives inside archives: their inputs are this archive's too
+        {
+            var inner = NewestInput(nested.Route);
+            if (inner > newest)
+                newest = inner;
+        }
         return newest;
     }
 

@@ -14,7 +14,7 @@ namespace ArchiveEmu.Core.Formats.Zip;
 /// </summary>
 internal static class ZipBuilder
 {
-    private const int CrcChunkSize = 1 << 20; // EntryInput.Read opens the file per call: read big chunks
+    private const int CrcChunkSize = 1 << 20; // EntryInput.Read opens the file per call (or reads a virtual file): read big chunks
     private const ushort StoredVersion = 20;
 
     public static EmulatedArchive Build(ZipIndex original, ArchivePatch patch, FileHandlePool? pool)
@@ -103,7 +103,7 @@ internal static class ZipBuilder
 
     private static uint Crc32Of(EntryInput input)
     {
-        if (input.Path is null)
+        if (input.Path is null && input.File is null)
             return System.IO.Hashing.Crc32.HashToUInt32(input.Bytes.Span);
         var crc = new System.IO.Hashing.Crc32();
         var buffer = ArrayPool<byte>.Shared.Rent((int)Math.Clamp(input.Length, 1, CrcChunkSize));

@@ -53,6 +53,12 @@ internal sealed class ZipIndex : ArchiveIndex
     /// <summary>Bytes before the first local header (a self-extractor stub; usually none).</summary>
     public long PrefixLength => FileOrder.Length > 0 ? ZipEntries[FileOrder[0]].LocalHeaderOffset : CentralDirectoryOffset;
 
+    internal override string? WhyNotInPlace(ArchiveEntry entry)
+    {
+        int method = System.Buffers.Binary.BinaryPrimitives.ReadUInt16LittleEndian(ZipEntries[entry.Index].CentralRecord.Span[10..]);
+        return method == 0 ? null : $"stored compressed (ZIP method {method})";
+    }
+
     /// <summary>The archive comment from the end record.</summary>
     internal byte[] Comment { get; }
 }

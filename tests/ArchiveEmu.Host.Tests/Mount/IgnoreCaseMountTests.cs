@@ -9,70 +9,23 @@ namespace ArchiveEmu.Host.Tests.Mount;
 /// right-case bytes; without it a wrong-case path is "No such file". Once per transport; the kernel one is started through
 /// <c>archiveemu mount --ignore-case</c>, libfuse through the host setting.
 /// </summary>
-[TestFixture("kernel", true)]
-[TestFixture("libfuse", true)]
-[TestFixture("kernel", false)]
-[TestFixture("libfuse", false)]
+[TestFixture("kernel")]
+[TestFixture("libfuse")]
 [NonParallelizable]
-public sealed class IgnoreCaseMountTests(string fuse, bool ignoreCase)
+public sealed class IgnoreCaseMountTests(string fuse) : CaseMountFixture(fuse, ignoreCase: true)
 {
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
-
-    // Wrong case → the game's spelling; every component of each path is spelled differently somewhere.
-    private static readonly (string Asked, string Real)[] Spellings =
-    [
-        ("DATA/Textures.AFS", "data/textures.afs"), // emulated archive in a game folder
-        ("data/README.TXT", "data/readme.txt"),     // whole-file override
-        ("Data/UI.zip", "data/ui.zip"),             // untouched game file
-        ("EXTRAS/New-Folder/ADDED.txt", "extras/new-folder/added.txt"), // folders only a mod has
-        ("Données/É.txt", "données/é.txt"),         // non-ASCII letters, folder and file
-        ("DATA/BUNDLE.TAR", "data/bundle.tar"),     // emulated tar
-    ];
-
-    [OneTimeSetUp]
-    public void MountSampleGame()
-    {
-        LibFuseProbe.RequireFuse();
-        if (fuse == "kernel" && Environment.UserName != "root")
-            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
-        _game = new SampleGame();
-        Directory.CreateDirectory(Path.Combine(_game.Game, "données"));
-        File.WriteAllText(Path.Combine(_game.Game, "données", "é.txt"), "accent aigu\n");
-        File.WriteAllText(Path.Combine(_game.Game, "data", "Dup.txt"), "upper first\n"); // two names only case tells apart
-        File.WriteAllText(Path.Combine(_game.Game, "data", "dup.txt"), "lower\n");
-        _host = fuse == "kernel"
-            ? HostProcess.StartCli(_game.MountPoint, ["mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-                "--cache", _game.Cache, "--merge", "never", .. ignoreCase ? new[] { "--ignore-case" } : [], _game.MountPoint])
-            : HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never", "--ArchiveEmu:Fuse=libfuse", $"--ArchiveEmu:IgnoreCase={ignoreCase}"));
-        _host.WaitMounted();
-    }
-
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
-    }
+    [Test]
+    public void WrongCasePaths_ReadTheSameBytesAsTheGamesSpelling() => WrongCasePaths();
 
     [Test]
-    public void WrongCasePaths_ReadTheSameBytesAsTheGamesSpelling_OrNoSuchFileWithoutTheOption()
-    {
-        foreach (var (asked, real) in Spellings)
-        {
-            var expected = File.ReadAllBytes(_game.Mounted(real));
-            if (ignoreCase)
-                Assert.That(File.ReadAllBytes(_game.Mounted(asked)), Is.EqualTo(expected), asked);
-            else
-                Assert.That(() => File.ReadAllBytes(_game.Mounted(asked)), Throws.InstanceOf<FileNotFoundException>().Or.InstanceOf<DirectoryNotFoundException>(), asked);
-        }
-    }
+    public void ListingAFolderByWrongCase_GivesTheGamesSpelling() => Listing();
+
+    [Test]
+    public void TwoNamesThatDifferOnlyInCase_EachExactNameIsItself_AnotherSpellingIsTheFirstInOrdinalOrder() => TwoNamesThatDifferOnlyInCase();
 
     [Test]
     public void AnEmulatedArchiveFoundByWrongCase_IsTheEmulatedOne_NotTheGamesFile()
     {
-        if (!ignoreCase)
-            Assert.Ignore("without --ignore-case the wrong spelling is not found (tested above)");
         var emulated = _game.Cat("data/textures.afs");
         Assert.That(emulated, Is.Not.EqualTo(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs"))));
         Assert.That(File.ReadAllBytes(_game.Mounted("DATA/TEXTURES.AFS")), Is.EqualTo(emulated));
@@ -82,8 +35,6 @@ public sealed class IgnoreCaseMountTests(string fuse, bool ignoreCase)
     [Test]
     public void CatByWrongCase_IsCatByTheGamesSpelling()
     {
-        if (!ignoreCase)
-            Assert.Ignore("without --ignore-case the wrong spelling is not found (tested above)");
         var upper = ExternalTool.Run("cat", _game.Mounted("DATA/TEXTURES.AFS"));
         var lower = ExternalTool.Run("cat", _game.Mounted("data/textures.afs"));
         Assert.That(upper.ExitCode, Is.Zero, upper.ToString());
@@ -91,47 +42,22 @@ public sealed class IgnoreCaseMountTests(string fuse, bool ignoreCase)
     }
 
     [Test]
-    public void ListingAFolderByWrongCase_GivesTheGamesSpelling()
+    public void BothSpellings_AreOneFile_OneInodeOnTheKernelTransport()
     {
-        var real = Directory.GetFileSystemEntries(_game.Mounted("données")).Select(Path.GetFileName);
-        Assert.That(real, Is.EqualTo(new[] { "é.txt" }));
-        if (ignoreCase)
-        {
-            Assert.That(Directory.GetFileSystemEntries(_game.Mounted("DONNÉES")).Select(Path.GetFileName), Is.EqualTo(new[] { "é.txt" }));
-            var upper = Directory.GetFiles(_game.Mounted("DATA")).Select(Path.GetFileName).Order(StringComparer.Ordinal).ToList();
-            Assert.That(upper, Is.EqualTo(Directory.GetFiles(_game.Mounted("data")).Select(Path.GetFileName).Order(StringComparer.Ordinal)));
-            Assert.That(upper, Is.SupersetOf(new[] { "Dup.txt", "bundle.tar", "dup.txt", "readme.txt", "textures.afs", "ui.zip", "voice.afs" }));
-        }
-        else
-            Assert.That(() => Directory.GetFileSystemEntries(_game.Mounted("DONNÉES")), Throws.InstanceOf<DirectoryNotFoundException>());
-        Assert.That(Directory.GetFileSystemEntries(_game.MountPoint).Select(Path.GetFileName).Order(StringComparer.Ordinal),
-            Is.EqualTo(new[] { "data", "données", "extras" }), "the root lists the game's spelling, once");
-    }
-
-    [Test]
-    public void TwoNamesThatDifferOnlyInCase_EachExactNameIsItself_AnotherSpellingIsTheFirstInOrdinalOrder()
-    {
-        Assert.That(File.ReadAllText(_game.Mounted("data/dup.txt")), Is.EqualTo("lower\n"), "exact match first");
-        Assert.That(File.ReadAllText(_game.Mounted("data/Dup.txt")), Is.EqualTo("upper first\n"), "exact match first");
-        if (ignoreCase)
-            Assert.That(File.ReadAllText(_game.Mounted("DATA/DUP.TXT")), Is.EqualTo("upper first\n"), "'Dup.txt' sorts before 'dup.txt' (ordinal)");
-        else
-            Assert.That(() => File.ReadAllText(_game.Mounted("data/DUP.TXT")), Throws.InstanceOf<FileNotFoundException>());
-    }
-
-    [Test]
-    public void BothSpellings_AreOneInode_OnTheKernelTransport()
-    {
-        if (!ignoreCase || fuse != "kernel")
-            Assert.Ignore("libfuse's high-level API numbers its nodes per name: two spellings are two inodes there (README, mount)");
         foreach (var (asked, real) in Spellings)
-            Assert.That(Inode(asked), Is.EqualTo(Inode(real)), asked);
-        Assert.That(Inode("DATA"), Is.EqualTo(Inode("data")));
+        {
+            Assert.That(Stat(asked, "%s %F"), Is.EqualTo(Stat(real, "%s %F")), asked);
+            // libfuse's high-level API numbers its nodes per name: two spellings are two inodes there (README, mount).
+            if (Fuse == "kernel")
+                Assert.That(Stat(asked, "%i"), Is.EqualTo(Stat(real, "%i")), asked);
+        }
+        if (Fuse == "kernel")
+            Assert.That(Stat("DATA", "%i"), Is.EqualTo(Stat("data", "%i")));
     }
 
-    private string Inode(string relative)
+    private string Stat(string relative, string format)
     {
-        var stat = ExternalTool.Run("stat", "-c", "%i", _game.Mounted(relative));
+        var stat = ExternalTool.Run("stat", "-c", format, _game.Mounted(relative));
         Assert.That(stat.ExitCode, Is.Zero, stat.ToString());
         return stat.StdOut.Trim();
     }
@@ -139,8 +65,6 @@ public sealed class IgnoreCaseMountTests(string fuse, bool ignoreCase)
     [Test]
     public void AfterAHotReload_AWrongCaseNameOfAChangedArchive_ReadsTheNewVersionAsSoonAsTheRightName()
     {
-        if (!ignoreCase)
-            Assert.Ignore("without --ignore-case the wrong spelling is not found (tested above)");
         const string wrong = "Data/TEXTURES.afs";
         var before = File.ReadAllBytes(_game.Mounted(wrong)); // libfuse: this spelling's own inode now holds a size and pages
         File.WriteAllBytes(Path.Combine(_game.Mods[0], "data/textures.afs/0005_hero.dds"), TestData.Random(19, 100_000));
@@ -172,8 +96,6 @@ public sealed class IgnoreCaseMountTests(string fuse, bool ignoreCase)
     [Test]
     public void AfterAHotReload_AWrongCaseNameOfTheAddedFile_IsFound()
     {
-        if (!ignoreCase)
-            Assert.Ignore("without --ignore-case the wrong spelling is not found (tested above)");
         Assert.That(File.ReadAllBytes(_game.Mounted("DATA/Readme.txt")), Is.Not.Empty, "the folder's index is built before the reload");
         Assert.That(File.Exists(_game.Mounted("DATA/ADDED-LATER.TXT")), Is.False);
         File.WriteAllText(Path.Combine(_game.Mods[1], "data/added-later.txt"), "hot\n");

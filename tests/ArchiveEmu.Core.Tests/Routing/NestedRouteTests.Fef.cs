@@ -87,4 +87,21 @@ public sealed partial class NestedRouteTests
         var change = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Archives.Single().Nested.Single().Route.Patch.Changes.Single();
         Assert.That((change.Key, change.Rule), Is.EqualTo((EntryKey.ByIndex(1), "FEmulator/PAK/init_free.bin")));
     }
+
+    [Test]
+    public void Fef_AMirrorModThenAnFefModInsideOnePak_CombineEachByItsOwnNaming_TheLaterWinsTheEntryTheyShare()
+    {
+        var keep = TestData.Random(250, 15);
+        _dir.Write("game/data/init_free.bin", Pak(("init/loading.arc", Pak(("a.tmx", TestData.Random(251, 10)), ("mini_tv.tmx", TestData.Random(252, 10)), ("keep", keep)))));
+        _dir.Write("mirror/data/init_free.bin/init/loading.arc/a.tmx.del", [1]); // the mirror layout's deletion
+        _dir.Write("mirror/data/init_free.bin/init/loading.arc/mini_tv.tmx", TestData.Random(253, 20));
+        var tv = _dir.Write("fef/FEmulator/PAK/init_free.bin/init/loading.arc/mini_tv.tmx", TestData.Random(254, 30));
+
+        var inner = ReadPak(ReadPak(Serve("data/init_free.bin", "mirror", "fef")).Single().Bytes);
+        Assert.That(inner, Is.EqualTo(new[] { ("mini_tv.tmx", File.ReadAllBytes(tv)), ("keep", keep) }));
+        var plan = EmulatedGame.Resolve(_dir["game"], [_dir["mirror"], _dir["fef"]]).Plan;
+        var conflict = plan.Conflicts.Single();
+        Assert.That((conflict.Target, conflict.Entry, conflict.Winner), Is.EqualTo(("data/init_free.bin/init/loading.arc", "mini_tv.tmx", "fef")));
+        Assert.That(conflict.Rules, Is.EqualTo(new[] { "mirror", "FEmulator/PAK/init_free.bin" }));
+    }
 }

@@ -43,18 +43,21 @@ internal sealed class ArchiveChanges
     }
 
     /// <summary>
-    /// Adds one mod file at <paramref name="relative"/> below this archive's folder: an entry of it (named as the mirror layout
-    /// names entries), or a path through an entry that holds an archive.
+    /// Adds one mod file at <paramref name="relative"/> below this archive's folder: an entry of it, named by
+    /// <paramref name="naming"/> (the mirror layout's <see cref="EntryFileName.Parse"/> unless given), or a path through an entry
+    /// that holds an archive, named inside by the same rule and placed with the same <paramref name="specificity"/>.
     /// </summary>
-    public void AddPath(string modRoot, string modName, string relative, string file, string rule, int specificity)
+    public void AddPath(string modRoot, string modName, string relative, string file, string rule, int specificity, EntryNaming? naming = null)
     {
+        naming ??= EntryFileName.Parse;
         BeginMod(modRoot, modName);
-        if (_inside.Find(relative, file) is { } through)
+        if (_inside.Find(relative, file, naming) is { } through)
         {
-            Inner(through, modName, file, rule, specificity).AddPath(modRoot, modName, through.Rest, file, rule, int.MaxValue);
+            // The route's specificity goes inside: one FEF mod's longer route wins an inner entry as it wins an outer one.
+            Inner(through, modName, file, rule, specificity).AddPath(modRoot, modName, through.Rest, file, rule, specificity, naming);
             return;
         }
-        var (key, delete) = EntryFileName.Parse(relative, Format.Addressing, file);
+        var (key, delete) = naming(relative, Format.Addressing, file);
         AddFile(modRoot, modName, file, key, delete, rule, specificity);
     }
 

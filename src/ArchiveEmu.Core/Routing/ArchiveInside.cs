@@ -23,8 +23,11 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
     private bool _unreadable;
     private readonly Dictionary<int, IArchiveFormat?> _formats = new();
 
-    /// <summary>The entry <paramref name="relative"/> (below the archive's folder) goes through, or null when it names an entry itself.</summary>
-    public ThroughEntry? Find(string relative, string modFile)
+    /// <summary>
+    /// The entry <paramref name="relative"/> (below the archive's folder) goes through, or null when it names an entry itself
+    /// (by <paramref name="naming"/>: <c>x.del</c> names entry <c>x</c> in the mirror layout, <c>x.del</c> in FEF's).
+    /// </summary>
+    public ThroughEntry? Find(string relative, string modFile, EntryNaming naming)
     {
         int slash = relative.IndexOf('/');
         if (slash < 0)
@@ -41,7 +44,7 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
             return Open(entries[index], EntryKey.ByIndex(index), folder, relative[(slash + 1)..], modFile) ?? throw NotAnArchive(folder, modFile);
         }
 
-        var (key, _) = EntryFileName.Parse(relative, EntryAddressing.ByName, modFile);
+        var (key, _) = naming(relative, EntryAddressing.ByName, modFile);
         if (Names is not { } names || names.ContainsKey(key.Name!))
             return null;
         string? notArchive = null;

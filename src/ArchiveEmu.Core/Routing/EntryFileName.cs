@@ -3,6 +3,9 @@ using ArchiveEmu.Core.Formats;
 
 namespace ArchiveEmu.Core.Routing;
 
+/// <summary>How a layout names entries: the entry a mod file's path below an archive folder targets, and whether the file deletes it.</summary>
+internal delegate (EntryKey Key, bool Delete) EntryNaming(string relativePath, EntryAddressing addressing, string fullPath);
+
 /// <summary>Turns a mod file's path below an archive folder into the entry it targets.</summary>
 internal static class EntryFileName
 {
@@ -26,6 +29,14 @@ internal static class EntryFileName
             throw new IOException($"{fullPath}: name must start with the entry's index (7.dds, 0007.dds, 7_name.dds)");
         return (EntryKey.ByIndex(IndexOf(relativePath)), delete);
     }
+
+    /// <summary>
+    /// FileEmulationFramework's naming, for PAKs reached through <c>FEmulator/PAK/</c>: name formats take the whole relative path,
+    /// and there is no deletion (<c>x.del</c> is an entry named so; FEF <c>docs/emulators/pak.md</c>). FEF's docs describe no
+    /// index archive inside a PAK, so those take the mirror rule (<see cref="Parse"/>).
+    /// </summary>
+    public static (EntryKey Key, bool Delete) ParseFef(string relativePath, EntryAddressing addressing, string fullPath) =>
+        addressing == EntryAddressing.ByName ? (EntryKey.ByName(relativePath), false) : Parse(relativePath, addressing, fullPath);
 
     /// <summary>The index an index name (<see cref="IsIndexName"/>) addresses: <c>7_hero.dds</c> → 7.</summary>
     public static int IndexOf(string fileName) =>

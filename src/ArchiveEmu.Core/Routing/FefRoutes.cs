@@ -7,8 +7,9 @@ namespace ArchiveEmu.Core.Routing;
 /// FileEmulationFramework's published rules (docs/DESIGN.md, "Reloaded-II and FEF mods"): a folder's path below them is a route,
 /// which applies to every game archive of that type whose full path ends with it, letter case aside (partial first
 /// components included, as FEF allows); within one mod the longer route wins an entry. AFS and AWB entries are named by the
-/// leading digits of the file name; PAK entries by their path below the archive's folder. One instance serves one
-/// <see cref="ModRouter.Resolve"/>: the game folder is listed once, and only when a mod has such folders.
+/// leading digits of the file name; PAK entries by their path below the archive's folder, through an entry that holds an
+/// archive as FEF's "PAKs within PAKs" go. One instance serves one <see cref="ModRouter.Resolve"/>: the game folder is listed
+/// once, and only when a mod has such folders.
 /// </summary>
 internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IArchiveFormat> slices, Func<string, IArchiveFormat?> detect)
 {
@@ -81,7 +82,10 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         }
     }
 
-    /// <summary>PAK: a file's route is the shortest run of its leading folders that matches a game PAK; the rest of its path names the entry.</summary>
+    /// <summary>
+    /// PAK: a file's route is the shortest run of its leading folders that matches a game PAK; the rest of its path names the
+    /// entry, or goes through one that holds an archive (FEF's "PAKs within PAKs"), by FEF's naming: no <c>.del</c>.
+    /// </summary>
     private void AddNamed(string modRoot, string modName, Emulator emulator, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
         var unmatched = new SortedSet<string>(StringComparer.Ordinal);
@@ -98,7 +102,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
                 placed = true;
                 string entry = string.Join('/', parts[k..]);
                 foreach (var archive in archives)
-                    archive.Changes(archiveAt).AddFile(modRoot, modName, file, EntryKey.ByName(entry), delete: false, $"{emulator.Rule}/{route}", route.Length);
+                    archive.Changes(archiveAt).AddPath(modRoot, modName, entry, file, $"{emulator.Rule}/{route}", route.Length, EntryFileName.ParseFef);
             }
             if (!placed)
                 unmatched.Add(Path.GetDirectoryName(file)!);

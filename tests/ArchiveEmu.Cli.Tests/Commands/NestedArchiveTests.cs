@@ -4,8 +4,8 @@ using ArchiveEmu.TestSupport;
 namespace ArchiveEmu.Cli.Tests.Commands;
 
 /// <summary>
-/// Issue 19, archives inside archives from the mod path: <c>build</c>, <c>cat</c> and <c>ls</c> serve a PAK whose entry
-/// holds a PAK a mod changes inside, and a merged copy in the cache goes stale when an inner mod file changes.
+/// Issue 19, archives inside archives from the mod path (mirror and FEF layouts): <c>build</c>, <c>cat</c> and <c>ls</c> serve
+/// a PAK whose entry holds a PAK a mod changes inside, and a merged copy in the cache goes stale when an inner mod file changes.
 /// </summary>
 public sealed class NestedArchiveTests
 {
@@ -64,6 +64,29 @@ public sealed class NestedArchiveTests
         var ls = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["mod"], "--cache", cache, "data/init.pak");
         Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
         Assert.That(ls.Out.Split('\n')[2], Does.Contain("replaced  nested (mod)"), ls.Out);
+    }
+
+    [Test]
+    public void CatLs_FefModThroughAPakInsideAPak_TheInnerEntryIsTheModFile_ReadByTheIndependentReader()
+    {
+        var tv = _dir.Write("fef/FEmulator/PAK/init.pak/init/loading.arc/mini_tv.tmx", TestData.Random(8, 888));
+        var outer = _dir["fef-out.pak"];
+        var cat = CliRun.Run("cat", "--game", _dir["game"], "--mod", _dir["fef"], "--no-cache", "data/init.pak", "-o", outer);
+        Assert.That(cat.ExitCode, Is.Zero, cat.ToString());
+
+        var members = PakIndependentReader.Read(outer, "V2");
+        Assert.That(members.Select(m => m.Name), Is.EqualTo(new[] { "init/loading.arc", "init/other.bin" }));
+        Assert.That(members[1].Sha256, Is.EqualTo(AfsIndependentReader.Sha256(TestData.Random(3, 500))));
+        var inner = _dir.Write("fef-inner.pak", Members(File.ReadAllBytes(outer))[0].Bytes);
+        Assert.That(AfsIndependentReader.Sha256(File.ReadAllBytes(inner)), Is.EqualTo(members[0].Sha256));
+        Assert.That(PakIndependentReader.Read(inner, "V2").Select(m => (m.Name, m.Sha256)), Is.EqualTo(new[]
+        {
+            ("a.tmx", AfsIndependentReader.Sha256(TestData.Random(1, 300))), ("mini_tv.tmx", AfsIndependentReader.Sha256(File.ReadAllBytes(tv))),
+        }));
+
+        var ls = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["fef"], "--no-cache", "data/init.pak");
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        Assert.That(ls.Out.Split('\n')[2], Does.Contain("replaced  nested (fef)").And.EndWith("init/loading.arc"), ls.Out);
     }
 
     [Test]

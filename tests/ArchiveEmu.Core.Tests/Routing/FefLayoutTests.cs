@@ -186,11 +186,13 @@ public sealed class FefLayoutTests
     }
 
     [Test]
-    public void Resolve_NestedPakPath_IsAnEntryNamedByTheWholeInnerPath_Today()
+    public void Resolve_NestedPakPath_ThroughAnEntryThePakDoesNotHave_IsAnEntryNamedByTheWholeInnerPath()
     {
         _dir.Write("a/FEmulator/PAK/init_free.bin/init/loading.arc/mini_tv.tmx", [1]);
-        var change = Resolve("a").Archives.Single().Patch.Changes.Single();
-        Assert.That(change.Key.Name, Is.EqualTo("init/loading.arc/mini_tv.tmx"), "archives inside archives are wired by another change");
+        var route = Resolve("a").Archives.Single();
+        Assert.That(route.Nested, Is.Empty, "this PAK has no entry init/loading.arc; NestedRouteTests.Fef_… go through one that it has");
+        Assert.That((route.Patch.Changes.Single().Key.Name, route.Patch.Changes.Single().Rule),
+            Is.EqualTo(("init/loading.arc/mini_tv.tmx", "FEmulator/PAK/init_free.bin")));
     }
 
     [Test]

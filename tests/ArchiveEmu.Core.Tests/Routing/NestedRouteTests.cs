@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.Tests.Routing;
 /// Archives inside archives, found from the mod folder's path alone (docs/DESIGN.md, "Archives inside archives"): every
 /// emulated level is read back with an independent reader and compared with the bytes it should hold.
 /// </summary>
-public sealed class NestedRouteTests
+public sealed partial class NestedRouteTests
 {
     private static readonly PakTestLayout V2 = PakTestLayout.All.First(l => l.Variant == "V2");
     private TempDirectory _dir = null!;

@@ -16,6 +16,18 @@ public sealed class MountOptions
     /// <summary>Where the modded game folder appears.</summary>
     public string? MountPoint { get; set; }
 
+    /// <summary>Serve over the game folder itself (no MountPoint): the originals are read through a handle taken before mounting.</summary>
+    public bool InPlace { get; set; }
+
+    /// <summary>Where the mount goes: the game folder itself in place, else the mount point.</summary>
+    internal string ServedAt => Path.GetFullPath(InPlace ? Game! : MountPoint!);
+
+    /// <summary>In place, the handle on the game folder taken before mounting (set by the host once the folder is checked).</summary>
+    internal Fuse.GameFolderHandle? GameHandle { get; set; }
+
+    /// <summary>The game folder as Core and the host open it: through the handle in place, else the folder itself.</summary>
+    internal string GameSource => GameHandle?.Path ?? Game!;
+
     /// <summary>The merged file cache folder (a per-user default when empty).</summary>
     public string? Cache { get; set; }
 
@@ -82,8 +94,10 @@ public sealed class MountOptions
             problems.Add($"{Path.GetFullPath(Game)}: game folder not found");
         foreach (var mod in Mods.Where(m => !Directory.Exists(m)))
             problems.Add($"{Path.GetFullPath(mod)}: mod folder not found");
-        if (string.IsNullOrWhiteSpace(MountPoint))
-            problems.Add("no mount point: set ArchiveEmu:MountPoint");
+        if (InPlace && !string.IsNullOrWhiteSpace(MountPoint))
+            problems.Add("InPlace mounts over the game folder itself; drop MountPoint");
+        else if (!InPlace && string.IsNullOrWhiteSpace(MountPoint))
+            problems.Add("no mount point: set ArchiveEmu:MountPoint (or ArchiveEmu:InPlace=true to mount over the game folder)");
         foreach (var (name, value) in new[] { (nameof(Merge), Merge), (nameof(Compression), Compression), (nameof(Fuse), Fuse) })
             if (!Words[name].Contains(value, StringComparer.Ordinal))
                 problems.Add(SettingValues.Takes(name, Words[name], value));

@@ -1,0 +1,102 @@
+using System.Diagnostics;
+
+namespace ArchiveEmu.Host.Tests.Mount;
+
+/// <summary>
+/// Issue 19, <c>mount --in-place</c>: the modded game served over the game folder itself, the originals read through a handle
+/// taken before mounting. Once per transport (kernel through <c>archiveemu mount --in-place</c>, libfuse through the host
+/// setting). Expected bytes come from <c>archiveemu cat</c> of a copy of the game taken before mounting (the game path
+/// itself is the mount while it runs).
+/// </summary>
+[TestFixture("kernel")]
+[TestFixture("libfuse")]
+[NonParallelizable]
+public sealed class InPlaceMountTests(string fuse)
+{
+    private SampleGame _game = null!;
+    private string _original = null!;
+    private Dictionary<string, string> _before = null!;
+
+    [SetUp]
+    public void CreateGame()
+    {
+        LibFuseProbe.RequireFuse();
+        if (fuse == "kernel" && Environment.UserName != "root")
+            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+        _game = new SampleGame();
+        _original = _game.CopyGame("original");
+        _before = SampleGame.Hashes(_game.Game);
+    }
+
+    [TearDown]
+    public void DeleteGame() => _game?.Dispose();
+
+    private HostProcess StartInPlace() => (fuse == "kernel"
+        ? HostProcess.StartCli(_game.Game, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
+            "--cache", _game.Cache, "--merge", "never", "--in-place")
+        : HostProcess.StartHost(_game.Game, [.. _game.HostArgs("never", "--ArchiveEmu:Fuse=libfuse", "--ArchiveEmu:InPlace=true")
+            .Where(a => !a.StartsWith("--ArchiveEmu:MountPoint=", StringComparison.Ordinal))])).WaitMounted();
+
+    [Test]
+    public void TheGamePath_ServesCatBytes_UntouchedFilesUnchanged_OriginalsIntactAfterUnmount()
+    {
+        var expected = _game.VisibleFiles.ToDictionary(f => f, f => _game.Cat(f, _original));
+        using (var host = StartInPlace())
+        {
+            foreach (var (file, bytes) in expected)
+                Assert.That(File.ReadAllBytes(Path.Combine(_game.Game, file)), Is.EqualTo(bytes), file);
+            Assert.That(File.ReadAllBytes(Path.Combine(_game.Game, "data/voice.afs")),
+                Is.EqualTo(File.ReadAllBytes(Path.Combine(_original, "data/voice.afs"))), "a file no mod touches is the original");
+            Assert.That(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs")),
+                Is.Not.EqualTo(File.ReadAllBytes(Path.Combine(_original, "data/textures.afs"))), "the game path shows the modded archive");
+            Assert.That(() => File.WriteAllText(Path.Combine(_game.Game, "data/new.txt"), "x"), Throws.InstanceOf<IOException>()
+                .Or.InstanceOf<UnauthorizedAccessException>(), "read-only");
+
+            host.Terminate();
+            Assert.That(host.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, host.Output);
+            Assert.That(host.Output, Does.Contain($"mounted {_game.Game} with 2 mod(s) at the game folder itself"));
+            Assert.That(host.Output, Does.Not.Contain("/proc/self/fd"), "logs show the user's game path");
+        }
+        Assert.That(Host.Fuse.MountPointState.IsMounted(_game.Game), Is.False);
+        Assert.That(SampleGame.Hashes(_game.Game), Is.EqualTo(_before), "nothing in the game folder was written");
+    }
+
+    [Test]
+    public void HotReload_InPlace_TheGamePathServesTheNewVersion()
+    {
+        using var host = StartInPlace();
+        var before = File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs"));
+        File.WriteAllBytes(Path.Combine(_game.Mods[0], "data/textures.afs/0005_hero.dds"), TestSupport.TestData.Random(5, 12_345));
+        var after = _game.Cat("data/textures.afs", _original);
+        Assert.That(after, Is.Not.EqualTo(before));
+        var clock = Stopwatch.StartNew();
+        while (!File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs")).SequenceEqual(after))
+        {
+            if (clock.Elapsed > TimeSpan.FromSeconds(15))
+                Assert.Fail($"the game path never served the new version:\n{host.Output}");
+            Thread.Sleep(100);
+        }
+        Assert.That(host.Output, Does.Contain("hot reload: 1 archive(s)"));
+        host.Terminate();
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, host.Output);
+        Assert.That(SampleGame.Hashes(_game.Game), Is.EqualTo(_before), "nothing in the game folder was written");
+    }
+
+    [Test]
+    public void ACacheFolderInsideTheGame_OneClearLine_Exit1_NothingMounted()
+    {
+        var inside = Path.Combine(_game.Game, "cache");
+        using var host = HostProcess.StartCli(_game.Game, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--cache", inside, "--in-place");
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1), host.Output);
+        Assert.That(host.Output, Does.Contain($"{inside}: the cache folder is inside the game folder {_game.Game}, which the in-place mount covers"));
+        Assert.That(Host.Fuse.MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    [Test]
+    public void InPlaceWithAMountPointToo_UsageError_Exit2()
+    {
+        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--in-place", _game.MountPoint);
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(2), host.Output);
+        Assert.That(host.Error, Does.StartWith("archiveemu mount: --in-place mounts over the game folder itself: give no MOUNTPOINT with it"));
+    }
+}

@@ -22,6 +22,12 @@ public sealed class MountOptions
     /// <summary>Where the mount goes: the game folder itself in place, else the mount point.</summary>
     internal string ServedAt => Path.GetFullPath(InPlace ? Game! : MountPoint!);
 
+    /// <summary>
+    /// In place as root, every user may use the mount (allow_other; file modes still apply through default_permissions): the
+    /// game folder is the user's, and <c>sudo archiveemu run</c> starts the game as the user who called sudo.
+    /// </summary>
+    internal bool AllowOthers => InPlace && Host.Interop.LibC.GetEuid() == 0;
+
     /// <summary>In place, the handle on the game folder taken before mounting (set by the host once the folder is checked).</summary>
     internal Fuse.GameFolderHandle? GameHandle { get; set; }
 

@@ -47,8 +47,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         try
         {
             _mount = options.UsesKernelProtocol
-                ? Fuse.Kernel.KernelMount.Start(fs, mountPoint, options.Passthrough, (int)options.Threads, logger)
-                : FuseMount.Start(fs, mountPoint, MountArguments(), options.Threads);
+                ? Fuse.Kernel.KernelMount.Start(fs, mountPoint, options.Passthrough, (int)options.Threads, logger, options.AllowOthers)
+                : FuseMount.Start(fs, mountPoint, MountArguments() + (options.AllowOthers ? ",allow_other" : ""), options.Threads);
         }
         catch
         {

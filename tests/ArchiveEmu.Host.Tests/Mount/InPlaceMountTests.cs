@@ -31,11 +31,7 @@ public sealed class InPlaceMountTests(string fuse)
     [TearDown]
     public void DeleteGame() => _game?.Dispose();
 
-    private HostProcess StartInPlace() => (fuse == "kernel"
-        ? HostProcess.StartCli(_game.Game, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-            "--cache", _game.Cache, "--merge", "never", "--in-place")
-        : HostProcess.StartHost(_game.Game, [.. _game.HostArgs("never", "--ArchiveEmu:Fuse=libfuse", "--ArchiveEmu:InPlace=true")
-            .Where(a => !a.StartsWith("--ArchiveEmu:MountPoint=", StringComparison.Ordinal))])).WaitMounted();
+    private HostProcess StartInPlace() => _game.StartInPlace(fuse);
 
     [Test]
     public void TheGamePath_ServesCatBytes_UntouchedFilesUnchanged_OriginalsIntactAfterUnmount()

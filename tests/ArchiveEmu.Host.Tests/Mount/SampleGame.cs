@@ -48,6 +48,15 @@ internal sealed class SampleGame : IDisposable
         "--ArchiveEmu:ReloadDebounceMs=100", .. extra,
     ];
 
+    /// <summary>
+    /// Mounts over the game folder itself and waits until served: with the kernel transport through
+    /// <c>archiveemu mount --in-place</c>, with libfuse through the host's settings.
+    /// </summary>
+    public HostProcess StartInPlace(string fuse) => (fuse == "kernel"
+        ? HostProcess.StartCli(Game, "mount", "--game", Game, "--mod", Mods[0], "--mod", Mods[1], "--cache", Cache, "--merge", "never", "--in-place")
+        : HostProcess.StartHost(Game, [.. HostArgs("never", "--ArchiveEmu:Fuse=libfuse", "--ArchiveEmu:InPlace=true")
+            .Where(a => !a.StartsWith("--ArchiveEmu:MountPoint=", StringComparison.Ordinal))])).WaitMounted();
+
     /// <summary>What <c>archiveemu cat</c> (emulation, no cache) says a reader sees at <paramref name="relative"/>.</summary>
     public byte[] Cat(string relative) => Cat(relative, Game);
 

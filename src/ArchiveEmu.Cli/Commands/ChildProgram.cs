@@ -67,12 +67,12 @@ internal sealed partial class ChildProgram : IDisposable
         var user = SudoUser();
         if (user is null)
         {
-            info.FileName = command[0];
+            info.FileName = Host.ProgramSearch.OnPath(command[0]) ?? command[0];
             foreach (var arg in command.Skip(1))
                 info.ArgumentList.Add(arg);
             return info;
         }
-        info.FileName = "setpriv";
+        info.FileName = Host.ProgramSearch.OnPath("setpriv") ?? "setpriv";
         foreach (var arg in (string[])[$"--reuid={user.Value.Uid}", $"--regid={user.Value.Gid}",
                      user.Value.Name is null ? "--clear-groups" : "--init-groups", "--", .. command])
             info.ArgumentList.Add(arg);

@@ -94,9 +94,11 @@ internal static class MountPointState
                 LibC.Umount2(path, LibC.MNT_DETACH); // EINVAL when already gone: fine
             return;
         }
+        if (ProgramSearch.OnPath("fusermount3") is not { } fusermount)
+            return; // no fusermount3: nothing more we can do without root
         try
         {
-            using var process = Process.Start(new ProcessStartInfo("fusermount3", ["-u", "-z", "-q", mountPoint])
+            using var process = Process.Start(new ProcessStartInfo(fusermount, ["-u", "-z", "-q", mountPoint])
             {
                 UseShellExecute = false,
                 RedirectStandardError = true,

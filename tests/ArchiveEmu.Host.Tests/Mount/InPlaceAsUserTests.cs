@@ -99,4 +99,20 @@ public sealed class InPlaceAsUserTests
                 host.Dispose();
         }
     }
+
+    [Test]
+    public void AsANormalUser_Run_TheChildReadsTheModdedGamePath_ItsExitCodeIsRuns_Unmounted()
+    {
+        var original = _game.CopyGame("original");
+        var expected = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(_game.Cat("data/textures.afs", original)));
+        var result = ExternalTool.RunIn(_game.Game, "/usr/bin/setpriv", "--reuid=" + Nobody, "--regid=" + Nobody, "--clear-groups",
+            "env", $"HOME={_game.Root}", $"DOTNET_CLI_HOME={_game.Root}", "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"),
+            "run", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--cache", _game.Cache, "--log-level", "Warning",
+            "--", "sh", "-c", "sha256sum < data/textures.afs; id -u; exit 5");
+        Assert.That(result.ExitCode, Is.EqualTo(5), result.ToString());
+        var lines = result.StdOut.Split('\n');
+        Assert.That(lines[0], Does.StartWith(expected), result.ToString());
+        Assert.That(lines[1], Is.EqualTo(Nobody));
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
 }

@@ -25,8 +25,9 @@ internal static class MountPointPlace
             else
                 continue;
             var resolved = real == full.TrimEnd('/') ? "" : $" (it is {real})";
+            var inPlace = kind == "game" && real == root ? " (or --in-place to mount over the game folder itself)" : "";
             return $"{full}: the mount point is {where}{resolved}, so the mount would show itself inside itself; "
-                   + "pick a mount point outside the game and mod folders";
+                   + $"pick a mount point outside the game and mod folders{inPlace}";
         }
         return null;
     }

@@ -70,7 +70,7 @@ public static class MountHost
             }
             // In place: the handle is taken once a dead mount is cleared, before the new mount covers the folder.
             if (options.InPlace)
-                shown.Handle = options.GameHandle = GameFolderHandle.Open(options.ServedAt);
+                shown.Handle = options.GameHandle = GameFolderHandle.Open(options.ServedAt, Path.GetFullPath(options.Game!));
             builder.Services.AddSingleton(options);
             builder.Services.AddHostedService<MountService>();
             builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(10));
@@ -141,6 +141,7 @@ public static class MountHost
             error.WriteLine($"archiveemu unmount: {full}: unmounting needs Linux");
             return 1;
         }
+        full = MountPointPlace.Real(full); // mountinfo lists the path with its symlinks resolved
         if (MountPointState.Find(full) is not { } mount)
         {
             error.WriteLine($"archiveemu unmount: {full}: nothing is mounted there");

@@ -19,8 +19,14 @@ public sealed class MountOptions
     /// <summary>Serve over the game folder itself (no MountPoint): the originals are read through a handle taken before mounting.</summary>
     public bool InPlace { get; set; }
 
-    /// <summary>Where the mount goes: the game folder itself in place, else the mount point.</summary>
-    internal string ServedAt => Path.GetFullPath(InPlace ? Game! : MountPoint!);
+    /// <summary>
+    /// Where the mount goes: the game folder itself in place (symlinks resolved, as mount(2) does and mountinfo lists it;
+    /// Steam's "$PWD" may run through ~/.steam/steam), else the mount point. Taken once, before mounting: resolving the
+    /// game path later would go through the mount.
+    /// </summary>
+    internal string ServedAt => _servedAt ??= InPlace ? Host.Fuse.MountPointPlace.Real(Game!) : Path.GetFullPath(MountPoint!);
+
+    private string? _servedAt;
 
     /// <summary>
     /// In place as root, every user may use the mount (allow_other; file modes still apply through default_permissions): the
@@ -29,7 +35,7 @@ public sealed class MountOptions
     internal bool AllowOthers => InPlace && Host.Interop.LibC.GetEuid() == 0;
 
     /// <summary>In place, the handle on the game folder taken before mounting (set by the host once the folder is checked).</summary>
-    internal Fuse.GameFolderHandle? GameHandle { get; set; }
+    internal Host.Fuse.GameFolderHandle? GameHandle { get; set; }
 
     /// <summary>The game folder as Core and the host open it: through the handle in place, else the folder itself.</summary>
     internal string GameSource => GameHandle?.Path ?? Game!;

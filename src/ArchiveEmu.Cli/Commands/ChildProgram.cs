@@ -29,7 +29,10 @@ internal sealed partial class ChildProgram : IDisposable
         lock (_lock)
         {
             if (_child is { } child)
-                Kill(child.Id, number);
+            {
+                if (!child.HasExited) // once reaped, its pid may be another process's
+                    Kill(child.Id, number);
+            }
             else if (_pending == 0)
                 _pending = number;
         }

@@ -26,6 +26,8 @@ internal sealed class RunCommand : ICommand
         return command.Runs(parse =>
         {
             var hostArgs = _mount.HostArgs(parse, console, mountPoint: null);
+            if (!OperatingSystem.IsLinux())
+                throw new IOException("run mounts the game folder through FUSE, which needs Linux");
             var program = parse.GetRequiredValue(_command);
             using var child = new ChildProgram(); // from here Ctrl+C and SIGTERM are the child's, also while mounting
             return Host.MountHost.Run(hostArgs, () => child.Run(program, console.Error));

@@ -26,14 +26,17 @@ internal sealed class GameFolderHandle : IDisposable
         _fdPath = new Regex(Regex.Escape(Path) + "(?![0-9])", RegexOptions.CultureInvariant);
     }
 
-    /// <summary>The game folder as the user named it (where the mount goes).</summary>
+    /// <summary>The game folder as the user named it.</summary>
     public string Folder { get; }
 
     /// <summary>The path through the handle: the originals underneath the mount.</summary>
     public string Path { get; }
 
-    /// <summary>Opens <paramref name="folder"/> (O_PATH: no read rights needed, nothing kept busy but the folder itself).</summary>
-    public static unsafe GameFolderHandle Open(string folder)
+    /// <summary>
+    /// Opens <paramref name="folder"/> (O_PATH: no read rights needed, nothing kept busy but the folder itself); messages
+    /// name it <paramref name="shownAs"/> (the path as the user gave it).
+    /// </summary>
+    public static unsafe GameFolderHandle Open(string folder, string shownAs)
     {
         int opened;
         fixed (byte* path = LibC.Utf8Z(folder))
@@ -44,7 +47,7 @@ internal sealed class GameFolderHandle : IDisposable
         LibC.Close(opened);
         if (fd < 0)
             throw new IOException($"{folder}: cannot keep a handle on the game folder ({Kernel.Errno.Describe(Marshal.GetLastPInvokeError())})");
-        var handle = new GameFolderHandle(folder, fd);
+        var handle = new GameFolderHandle(shownAs, fd);
         if (!Directory.Exists(handle.Path))
         {
             handle.Dispose();

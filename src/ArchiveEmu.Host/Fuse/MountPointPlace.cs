@@ -52,7 +52,7 @@ internal static class MountPointPlace
     }
 
     /// <summary>The full path with its symlinks resolved (realpath(3)) as far as it exists, the rest appended.</summary>
-    private static string Real(string path)
+    internal static string Real(string path)
     {
         var rest = "";
         for (var existing = Path.GetFullPath(path).TrimEnd('/'); existing.Length > 0; existing = Path.GetDirectoryName(existing) ?? "")

@@ -79,6 +79,29 @@ public sealed class InPlaceMountTests(string fuse)
     }
 
     [Test]
+    public void AGamePathThroughASymlink_MountsOverItsTarget_ServesThroughBoth_AndUnmountByTheLinkClearsIt()
+    {
+        var link = Path.Combine(_game.Root, "steam-link");
+        Directory.CreateSymbolicLink(link, _game.Game); // as ~/.steam/steam leads to ~/.local/share/Steam
+        var expected = _game.Cat("data/textures.afs", _original);
+        var host = fuse == "kernel"
+            ? HostProcess.StartCli(_game.Game, "mount", "--game", link, "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--in-place")
+            : HostProcess.StartHost(_game.Game, $"--ArchiveEmu:Game={link}", $"--ArchiveEmu:Mods:0={_game.Mods[0]}", $"--ArchiveEmu:Mods:1={_game.Mods[1]}",
+                "--ArchiveEmu:NoCache=true", "--ArchiveEmu:InPlace=true", "--ArchiveEmu:Fuse=libfuse");
+        using (host.WaitMounted())
+        {
+            Assert.That(File.ReadAllBytes(Path.Combine(link, "data/textures.afs")), Is.EqualTo(expected), host.Output);
+            Assert.That(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs")), Is.EqualTo(expected));
+            Assert.That(host.Output, Does.Contain($"mounted {link} with 2 mod(s)"), "the game path as the user gave it");
+            var unmount = TestSupport.ExternalTool.Run("dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "unmount", link);
+            Assert.That(unmount.ExitCode, Is.Zero, unmount.ToString());
+            Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
+        }
+        Assert.That(Host.Fuse.MountPointState.IsMounted(_game.Game), Is.False);
+        Assert.That(SampleGame.Hashes(_game.Game), Is.EqualTo(_before));
+    }
+
+    [Test]
     public void ACacheFolderInsideTheGame_OneClearLine_Exit1_NothingMounted()
     {
         var inside = Path.Combine(_game.Game, "cache");

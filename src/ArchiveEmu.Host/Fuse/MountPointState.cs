@@ -8,9 +8,9 @@ namespace ArchiveEmu.Host.Fuse;
 internal static class MountPointState
 {
     /// <summary>
-    /// Checks <paramref name="mountPoint"/> and clears a dead FUSE mount (stat fails with "Transport endpoint
-    /// is not connected") by unmounting it, reported through <paramref name="cleaned"/>. Returns a one-line
-    /// problem, or null when the folder is an empty directory nothing is mounted on.
+    /// Checks <paramref name="mountPoint"/> and clears a dead ArchiveEmu mount (stat fails with "Transport endpoint
+    /// is not connected") by unmounting it, reported through <paramref name="cleaned"/>; a dead mount of anything else is
+    /// refused. Returns a one-line problem, or null when the folder is an empty directory nothing is mounted on.
     /// </summary>
     public static string? Prepare(string mountPoint, Action<string> cleaned) => Prepare(mountPoint, cleaned, inPlace: false);
 

@@ -79,6 +79,24 @@ public sealed class InPlaceMountTests(string fuse)
     }
 
     [Test]
+    public void MergeAlways_TheNextInPlaceMount_ServesTheMergedArchiveFromTheCache()
+    {
+        var expected = _game.Cat("data/textures.afs", _original);
+        for (int start = 0; start < 2; start++)
+        {
+            using var host = _game.StartInPlace(fuse, "always");
+            Assert.That(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs")), Is.EqualTo(expected), host.Output);
+            host.Terminate();
+            Assert.That(host.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, host.Output);
+            // The game folder's path through the handle is part of the cache key: the same from one start to the next.
+            Assert.That(host.Output, Does.Contain(start == 0 ? "built data/textures.afs: merged, packed now" : "built data/textures.afs: merged, from cache"),
+                host.Output);
+            Assert.That(host.Output, Does.Not.Contain("(proc)"), "the storage named is the game folder's, not /proc's");
+        }
+        Assert.That(SampleGame.Hashes(_game.Game), Is.EqualTo(_before), "nothing in the game folder was written");
+    }
+
+    [Test]
     public void AGamePathThroughASymlink_MountsOverItsTarget_ServesThroughBoth_AndUnmountByTheLinkClearsIt()
     {
         var link = Path.Combine(_game.Root, "steam-link");

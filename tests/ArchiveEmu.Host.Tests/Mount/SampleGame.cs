@@ -52,9 +52,9 @@ internal sealed class SampleGame : IDisposable
     /// Mounts over the game folder itself and waits until served: with the kernel transport through
     /// <c>archiveemu mount --in-place</c>, with libfuse through the host's settings.
     /// </summary>
-    public HostProcess StartInPlace(string fuse) => (fuse == "kernel"
-        ? HostProcess.StartCli(Game, "mount", "--game", Game, "--mod", Mods[0], "--mod", Mods[1], "--cache", Cache, "--merge", "never", "--in-place")
-        : HostProcess.StartHost(Game, [.. HostArgs("never", "--ArchiveEmu:Fuse=libfuse", "--ArchiveEmu:InPlace=true")
+    public HostProcess StartInPlace(string fuse, string merge = "never") => (fuse == "kernel"
+        ? HostProcess.StartCli(Game, "mount", "--game", Game, "--mod", Mods[0], "--mod", Mods[1], "--cache", Cache, "--merge", merge, "--in-place")
+        : HostProcess.StartHost(Game, [.. HostArgs(merge, "--ArchiveEmu:Fuse=libfuse", "--ArchiveEmu:InPlace=true")
             .Where(a => !a.StartsWith("--ArchiveEmu:MountPoint=", StringComparison.Ordinal))])).WaitMounted();
 
     /// <summary>What <c>archiveemu cat</c> (emulation, no cache) says a reader sees at <paramref name="relative"/>.</summary>

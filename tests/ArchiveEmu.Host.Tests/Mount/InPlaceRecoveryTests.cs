@@ -89,6 +89,20 @@ public sealed class InPlaceRecoveryTests(string fuse)
     }
 
     [Test]
+    public void AfterSigkill_ArchiveemuRun_ClearsTheDeadMount_AndItsChildReadsTheModdedGame()
+    {
+        var expected = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(_game.Cat("data/textures.afs")));
+        LeaveADeadMount();
+        var textures = Path.Combine(_game.Game, "data/textures.afs");
+        var run = ExternalTool.RunIn(_game.Root, "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "run",
+            "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--", "sh", "-c", $"sha256sum < '{textures}'");
+        Assert.That(run.ExitCode, Is.Zero, run.ToString());
+        Assert.That(run.StdOut, Does.Contain("found a dead FUSE mount of ArchiveEmu's"));
+        Assert.That(run.StdOut, Does.Contain($"{expected}  -"), run.ToString());
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    [Test]
     public void Unmount_ALiveInPlaceMount_TheHostStops()
     {
         using var host = StartInPlace();

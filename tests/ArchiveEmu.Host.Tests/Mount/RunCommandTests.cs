@@ -25,9 +25,19 @@ public sealed partial class RunCommandTests
         _original = _game.CopyGame("original");
     }
 
+    private readonly List<Process> _started = [];
+
     [TearDown]
     public void DeleteGame()
     {
+        foreach (var run in _started)
+        {
+            if (!run.HasExited)
+                run.Kill(entireProcessTree: true); // a test that failed half-way
+            run.WaitForExit();
+            run.Dispose();
+        }
+        _started.Clear();
         if (_game is not null && (MountPointState.IsMounted(_game.Game) || LibFuseProbe.IsDeadMount(_game.Game)))
             ExternalTool.Run("fusermount3", "-u", "-z", _game.Game);
         _game?.Dispose();
@@ -49,7 +59,9 @@ public sealed partial class RunCommandTests
             info.ArgumentList.Add(arg);
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())
             info.Environment[name] = value;
-        return Process.Start(info)!;
+        var run = Process.Start(info)!;
+        _started.Add(run);
+        return run;
     }
 
     private static (int Code, string Out, string Error) Finish(Process run, TimeSpan timeout)
@@ -70,7 +82,7 @@ public sealed partial class RunCommandTests
     public void TheChildReadsTheModdedGamePath_GetsStdinAndTheEnvironment_AndItsExitCodeIsRuns()
     {
         var expected = Sha256(_game.Cat("data/textures.afs", _original));
-        using var run = StartRun(new Dictionary<string, string> { ["ARCHIVEEMU_TEST_VALUE"] = "passed through" },
+        var run = StartRun(new Dictionary<string, string> { ["ARCHIVEEMU_TEST_VALUE"] = "passed through" },
             "sh", "-c", "sha256sum < data/textures.afs; read line; echo \"stdin: $line\"; echo \"env: $ARCHIVEEMU_TEST_VALUE\"; echo \"cwd: $(pwd)\"; exit 7");
         run.StandardInput.WriteLine("hello child");
         run.StandardInput.Close();
@@ -89,7 +101,7 @@ public sealed partial class RunCommandTests
     [Test]
     public void SigtermToArchiveemu_ReachesTheChild_ThenTheMountIsGone()
     {
-        using var run = StartRun(null, "sh", "-c", "trap 'echo child got TERM; exit 3' TERM; echo ready; while :; do sleep 0.1; done");
+        var run = StartRun(null, "sh", "-c", "trap 'echo child got TERM; exit 3' TERM; echo ready; while :; do sleep 0.1; done");
         var first = run.StandardOutput.ReadLineAsync();
         if (!first.Wait(TimeSpan.FromSeconds(60)) || first.Result != "ready")
         {
@@ -107,7 +119,7 @@ public sealed partial class RunCommandTests
     [Test]
     public void AChildKilledBySignal_Is128PlusTheSignal()
     {
-        using var run = StartRun(null, "sh", "-c", "kill -KILL $$");
+        var run = StartRun(null, "sh", "-c", "kill -KILL $$");
         run.StandardInput.Close();
         var (code, output, error) = Finish(run, TimeSpan.FromSeconds(60));
         Assert.That(code, Is.EqualTo(128 + 9), $"{output}\n{error}");
@@ -117,7 +129,7 @@ public sealed partial class RunCommandTests
     [Test]
     public void AProgramThatDoesNotExist_OneLine_Exit127_Unmounted()
     {
-        using var run = StartRun(null, "/no/such/program");
+        var run = StartRun(null, "/no/such/program");
         run.StandardInput.Close();
         var (code, _, error) = Finish(run, TimeSpan.FromSeconds(60));
         Assert.That(code, Is.EqualTo(127), error);
@@ -132,7 +144,7 @@ public sealed partial class RunCommandTests
             Assert.Ignore("sudo's rule applies to a run as root");
         if (!File.Exists("/usr/bin/setpriv"))
             Assert.Ignore("needs setpriv");
-        using var run = StartRun(new Dictionary<string, string> { ["SUDO_UID"] = "65534", ["SUDO_GID"] = "65534", ["SUDO_USER"] = "nobody" },
+        var run = StartRun(new Dictionary<string, string> { ["SUDO_UID"] = "65534", ["SUDO_GID"] = "65534", ["SUDO_USER"] = "nobody" },
             "sh", "-c", "echo \"$(id -u) $(id -g) $USER\"; sha256sum < data/textures.afs");
         run.StandardInput.Close();
         var (code, output, error) = Finish(run, TimeSpan.FromSeconds(60));

@@ -102,7 +102,7 @@ public sealed class MountOptions
         var problems = new List<string>();
         if (string.IsNullOrWhiteSpace(Game))
             problems.Add("no game folder: set ArchiveEmu:Game (or --ArchiveEmu:Game=DIR)");
-        else if (!Directory.Exists(Game))
+        else if (!InPlace && !Directory.Exists(Game)) // in place, a dead mount may hide it: cleared first (MountPointState.PrepareInPlace)
             problems.Add($"{Path.GetFullPath(Game)}: game folder not found");
         foreach (var mod in Mods.Where(m => !Directory.Exists(m)))
             problems.Add($"{Path.GetFullPath(mod)}: mod folder not found");

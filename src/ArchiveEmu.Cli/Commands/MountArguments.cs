@@ -46,7 +46,7 @@ internal sealed class MountArguments
         foreach (var warning in warnings)
             console.Error.WriteLine($"archiveemu: warning: {warning}");
         foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((parse.GetRequiredValue(_game.Game), "game")))
-            if (!Directory.Exists(folder))
+            if (!Directory.Exists(folder) && !(what == "game" && mountPoint is null && IsDeadMount(folder)))
                 throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");
         var hostArgs = new List<string> { $"--ArchiveEmu:Game={Path.GetFullPath(parse.GetRequiredValue(_game.Game))}" };
         hostArgs.Add(mountPoint is null ? "--ArchiveEmu:InPlace=true" : $"--ArchiveEmu:MountPoint={Path.GetFullPath(mountPoint)}");
@@ -65,5 +65,27 @@ internal sealed class MountArguments
         if (parse.GetValue(_logLevel) is { } level)
             hostArgs.Add($"--Serilog:MinimumLevel:Default={level}");
         return hostArgs.ToArray();
+    }
+
+    /// <summary>
+    /// Whether something is at <paramref name="folder"/> that cannot be looked at: a dead mount a killed host left over the
+    /// game folder ("Transport endpoint is not connected", once the kernel's cached attributes have expired). In place,
+    /// the host clears it; it is not a missing folder.
+    /// </summary>
+    private static bool IsDeadMount(string folder)
+    {
+        try
+        {
+            File.GetAttributes(folder);
+            return false; // there, and not a folder
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+        catch (IOException)
+        {
+            return true;
+        }
     }
 }

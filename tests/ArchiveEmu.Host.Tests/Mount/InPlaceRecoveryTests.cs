@@ -74,6 +74,21 @@ public sealed class InPlaceRecoveryTests(string fuse)
     }
 
     [Test]
+    public void AfterSigkill_AndTheKernelsCachedAttributesExpired_TheNextInPlaceMountStillClearsIt()
+    {
+        // As a relaunch from Steam minutes later: the kernel no longer answers stat from its cache (5 s), so the game
+        // folder itself is "Transport endpoint is not connected" — not a missing folder.
+        LeaveADeadMount();
+        Thread.Sleep(TimeSpan.FromSeconds(6));
+        Assert.That(Directory.Exists(_game.Game), Is.False, "the dead mount hides the folder from stat");
+        using var next = StartInPlace();
+        Assert.That(next.Output, Does.Contain($"{_game.Game}: found a dead FUSE mount of ArchiveEmu's"));
+        Assert.That(File.Exists(Path.Combine(_game.Game, "data/textures.afs")), Is.True);
+        next.Terminate();
+        Assert.That(next.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, next.Output);
+    }
+
+    [Test]
     public void AfterSigkill_ArchiveemuUnmount_ClearsTheDeadMount_TheOriginalsShowAgain()
     {
         LeaveADeadMount();
@@ -110,6 +125,49 @@ public sealed class InPlaceRecoveryTests(string fuse)
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         Assert.That(result.StdOut, Does.Contain("unmounted the ArchiveEmu mount; its host stops"));
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    /// <summary>A dead FUSE mount of another file system on <paramref name="folder"/>: mounted by hand, its /dev/fuse closed at once.</summary>
+    private static unsafe void LeaveADeadForeignFuseMount(string folder)
+    {
+        int fd;
+        fixed (byte* device = Host.Interop.LibC.Utf8Z("/dev/fuse"))
+            fd = Host.Interop.LibC.Open(device, Host.Interop.LibC.O_RDWR | Host.Interop.LibC.O_CLOEXEC);
+        Assert.That(fd, Is.GreaterThanOrEqualTo(0), "open /dev/fuse");
+        int mounted;
+        fixed (byte* source = Host.Interop.LibC.Utf8Z("otherfs"))
+        fixed (byte* target = Host.Interop.LibC.Utf8Z(folder))
+        fixed (byte* type = Host.Interop.LibC.Utf8Z("fuse.otherfs"))
+        fixed (byte* data = Host.Interop.LibC.Utf8Z($"fd={fd},rootmode=40000,user_id=0,group_id=0"))
+            mounted = Host.Interop.LibC.Mount(source, target, type, 1, data);
+        Host.Interop.LibC.Close(fd); // no server: the connection ends, the mount is dead
+        Assert.That(mounted, Is.Zero, "mount(2) of the foreign FUSE file system");
+    }
+
+    [Test]
+    public void ADeadFuseMountThatIsNotArchiveEmus_IsRefusedByMountInPlaceAndByUnmount_AndLeftAlone()
+    {
+        if (Environment.UserName != "root" || fuse == "libfuse")
+            Assert.Ignore("mounting the foreign FUSE file system needs root (mount(2)); once is enough");
+        LeaveADeadForeignFuseMount(_game.Game);
+        try
+        {
+            Assert.That(LibFuseProbe.IsDeadMount(_game.Game), Is.True);
+            // Not through HostProcess: its clean-up would take the foreign mount off.
+            var mount = Cli("mount", "--game", _game.Game, "--mod", _game.Mods[0], "--no-cache", "--in-place");
+            Assert.That(mount.ExitCode, Is.EqualTo(1), mount.ToString());
+            Assert.That(mount.StdOut, Does.Contain($"{_game.Game}: a dead mount that is not ArchiveEmu's is there (type fuse.otherfs, source otherfs)"));
+            var result = Cli("unmount", _game.Game);
+            Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
+            Assert.That(result.StdErr.TrimEnd(), Is.EqualTo(
+                $"archiveemu unmount: {_game.Game}: the mount there is not ArchiveEmu's (type fuse.otherfs, source otherfs); refusing to unmount it"));
+            Assert.That(MountPointState.Find(_game.Game)?.FileSystemType, Is.EqualTo("fuse.otherfs"), "left alone");
+        }
+        finally
+        {
+            ExternalTool.Run("umount", "-l", _game.Game);
+        }
         Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
     }
 

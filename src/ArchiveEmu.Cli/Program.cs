@@ -25,6 +25,8 @@ public static class Program
         new VfsCommand(),
         new CacheCommand(),
         new MountCommand(),
+        new RunCommand(),
+        new UnmountCommand(),
         new Commands.Bench.BenchCommand(),
     ];
 

@@ -28,7 +28,14 @@ public static class MountHost
     public static IReadOnlyList<string> LogLevels { get; } = Enum.GetNames<Serilog.Events.LogEventLevel>();
 
     /// <summary>Serves until stopped; exit 0, 1 for a set-up that cannot be served, 2 for a malformed setting.</summary>
-    public static int Run(string[] args)
+    public static int Run(string[] args) => Run(args, whileMounted: null);
+
+    /// <summary>
+    /// Mounts, calls <paramref name="whileMounted"/> once the mount is ready, unmounts when it returns and gives its exit
+    /// code (<c>archiveemu run</c>); without it, serves until Ctrl+C/SIGTERM as <see cref="Run(string[])"/>. Signals are then
+    /// <paramref name="whileMounted"/>'s to handle: the host's own Ctrl+C/SIGTERM handling is off.
+    /// </summary>
+    public static int Run(string[] args, Func<int>? whileMounted)
     {
         var builder = Microsoft.Extensions.Hosting.Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
         {
@@ -42,28 +49,48 @@ public static class MountHost
             Console.Error.WriteLine($"archiveemu-host: {malformed}"); // before the logger, which a bad level would stop
             return 2;
         }
+        var shown = new ShownGamePath();
         Log.Logger = new LoggerConfiguration()
             .ReadFrom.Configuration(builder.Configuration)
             // A start-up failure is reported below as one line; the generic host would add it again with a stack trace.
             .Filter.ByExcluding(e => e.MessageTemplate.Text == "Hosting failed to start")
+            .Enrich.With(shown)
             .WriteTo.Console(outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}{Exception}")
             .CreateLogger();
         builder.Services.AddSerilog();
 
+        MountOptions? options = null;
         try
         {
-            var options = builder.Configuration.GetSection(MountOptions.Section).Get<MountOptions>() ?? new MountOptions();
+            options = builder.Configuration.GetSection(MountOptions.Section).Get<MountOptions>() ?? new MountOptions();
             if (Preflight(options) is { } problem)
             {
                 Log.Error("archiveemu-host: {Problem}", problem);
                 return 1;
             }
+            // In place: the handle is taken once a dead mount is cleared, before the new mount covers the folder.
+            if (options.InPlace)
+                shown.Handle = options.GameHandle = GameFolderHandle.Open(options.ServedAt, Path.GetFullPath(options.Game!));
             builder.Services.AddSingleton(options);
             builder.Services.AddHostedService<MountService>();
             builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(10));
+            if (whileMounted is not null)
+                builder.Services.AddSingleton<IHostLifetime, UnsignalledLifetime>();
             using var host = builder.Build();
-            host.Run();
-            return 0;
+            if (whileMounted is null)
+            {
+                host.Run();
+                return 0;
+            }
+            host.Start(); // returns once mounted; throws what mounting threw
+            try
+            {
+                return whileMounted();
+            }
+            finally
+            {
+                host.StopAsync().GetAwaiter().GetResult();
+            }
         }
         catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException or DllNotFoundException or EntryPointNotFoundException)
         {
@@ -73,6 +100,7 @@ public static class MountHost
         finally
         {
             Log.CloseAndFlush();
+            options?.GameHandle?.Dispose();
         }
     }
 
@@ -86,12 +114,53 @@ public static class MountHost
             return "the FUSE mount needs Linux";
         if (!StatFields.IsSupported)
             return $"the FUSE mount supports x86_64 and arm64, not {System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture}";
-        if (MountPointPlace.Check(options.MountPoint!, options.Game!, options.Mods) is { } inside)
+        if (options.InPlace)
+        {
+            if (MountPointPlace.CheckInPlace(options.Game!, options.Mods, options.NoCache ? null : options.Cache) is { } inside)
+                return inside;
+        }
+        else if (MountPointPlace.Check(options.MountPoint!, options.Game!, options.Mods) is { } inside)
             return inside;
         if (!File.Exists("/dev/fuse"))
             return "/dev/fuse not found: load the fuse kernel module (modprobe fuse), or give the container --device /dev/fuse";
         if (!options.UsesKernelProtocol && LibFuse.Unavailable() is { } noLibrary)
             return noLibrary;
-        return MountPointState.Prepare(Path.GetFullPath(options.MountPoint!), message => Log.Warning("{Message}", message));
+        Action<string> cleaned = message => Log.Warning("{Message}", message);
+        return options.InPlace ? MountPointState.PrepareInPlace(options.ServedAt, cleaned) : MountPointState.Prepare(options.ServedAt, cleaned);
+    }
+
+    /// <summary>
+    /// <c>archiveemu unmount DIR</c>: detaches the ArchiveEmu mount at <paramref name="folder"/> (lazily: a dead one left by a
+    /// killed host, or a live one, whose host then stops). Anything else mounted there is refused. One line; exit 0 or 1.
+    /// </summary>
+    public static int Unmount(string folder, TextWriter output, TextWriter error)
+    {
+        var full = Path.GetFullPath(folder).TrimEnd('/');
+        if (!OperatingSystem.IsLinux())
+        {
+            error.WriteLine($"archiveemu unmount: {full}: unmounting needs Linux");
+            return 1;
+        }
+        full = MountPointPlace.Real(full); // mountinfo lists the path with its symlinks resolved
+        if (MountPointState.Find(full) is not { } mount)
+        {
+            error.WriteLine($"archiveemu unmount: {full}: nothing is mounted there");
+            return 1;
+        }
+        if (!mount.IsArchiveEmu)
+        {
+            error.WriteLine($"archiveemu unmount: {full}: the mount there is not ArchiveEmu's ({mount}); refusing to unmount it");
+            return 1;
+        }
+        bool dead = MountPointState.IsDead(full);
+        MountPointState.DetachLazily(full);
+        if (MountPointState.Find(full) is { IsArchiveEmu: true })
+        {
+            error.WriteLine($"archiveemu unmount: {full}: could not unmount it (as a normal user this needs fusermount3)");
+            return 1;
+        }
+        output.WriteLine(dead ? $"{full}: unmounted a dead ArchiveEmu mount (left by a host that was killed)"
+            : $"{full}: unmounted the ArchiveEmu mount; its host stops");
+        return 0;
     }
 }

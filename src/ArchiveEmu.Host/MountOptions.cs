@@ -16,6 +16,30 @@ public sealed class MountOptions
     /// <summary>Where the modded game folder appears.</summary>
     public string? MountPoint { get; set; }
 
+    /// <summary>Serve over the game folder itself (no MountPoint): the originals are read through a handle taken before mounting.</summary>
+    public bool InPlace { get; set; }
+
+    /// <summary>
+    /// Where the mount goes: the game folder itself in place (symlinks resolved, as mount(2) does and mountinfo lists it;
+    /// Steam's "$PWD" may run through ~/.steam/steam), else the mount point. Taken once, before mounting: resolving the
+    /// game path later would go through the mount.
+    /// </summary>
+    internal string ServedAt => _servedAt ??= InPlace ? Host.Fuse.MountPointPlace.Real(Game!) : Path.GetFullPath(MountPoint!);
+
+    private string? _servedAt;
+
+    /// <summary>
+    /// In place as root, every user may use the mount (allow_other; file modes still apply through default_permissions): the
+    /// game folder is the user's, and <c>sudo archiveemu run</c> starts the game as the user who called sudo.
+    /// </summary>
+    internal bool AllowOthers => InPlace && Host.Interop.LibC.GetEuid() == 0;
+
+    /// <summary>In place, the handle on the game folder taken before mounting (set by the host once the folder is checked).</summary>
+    internal Host.Fuse.GameFolderHandle? GameHandle { get; set; }
+
+    /// <summary>The game folder as Core and the host open it: through the handle in place, else the folder itself.</summary>
+    internal string GameSource => GameHandle?.Path ?? Game!;
+
     /// <summary>The merged file cache folder (a per-user default when empty).</summary>
     public string? Cache { get; set; }
 
@@ -78,12 +102,14 @@ public sealed class MountOptions
         var problems = new List<string>();
         if (string.IsNullOrWhiteSpace(Game))
             problems.Add("no game folder: set ArchiveEmu:Game (or --ArchiveEmu:Game=DIR)");
-        else if (!Directory.Exists(Game))
+        else if (!InPlace && !Directory.Exists(Game)) // in place, a dead mount may hide it: cleared first (MountPointState.PrepareInPlace)
             problems.Add($"{Path.GetFullPath(Game)}: game folder not found");
         foreach (var mod in Mods.Where(m => !Directory.Exists(m)))
             problems.Add($"{Path.GetFullPath(mod)}: mod folder not found");
-        if (string.IsNullOrWhiteSpace(MountPoint))
-            problems.Add("no mount point: set ArchiveEmu:MountPoint");
+        if (InPlace && !string.IsNullOrWhiteSpace(MountPoint))
+            problems.Add("InPlace mounts over the game folder itself; drop MountPoint");
+        else if (!InPlace && string.IsNullOrWhiteSpace(MountPoint))
+            problems.Add("no mount point: set ArchiveEmu:MountPoint (or ArchiveEmu:InPlace=true to mount over the game folder)");
         foreach (var (name, value) in new[] { (nameof(Merge), Merge), (nameof(Compression), Compression), (nameof(Fuse), Fuse) })
             if (!Words[name].Contains(value, StringComparer.Ordinal))
                 problems.Add(SettingValues.Takes(name, Words[name], value));

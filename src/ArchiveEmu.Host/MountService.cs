@@ -24,11 +24,11 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
 
     public Task StartAsync(CancellationToken cancellationToken)
     {
-        var mountPoint = Path.GetFullPath(options.MountPoint!);
+        var mountPoint = options.ServedAt;
         var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
-        var plan = new ModRouter(options.Game!, options.Mods).Resolve();
+        var plan = new ModRouter(options.GameSource, options.Mods).Resolve();
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);
         foreach (var conflict in plan.Conflicts)
@@ -47,8 +47,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         try
         {
             _mount = options.UsesKernelProtocol
-                ? Fuse.Kernel.KernelMount.Start(fs, mountPoint, options.Passthrough, (int)options.Threads, logger)
-                : FuseMount.Start(fs, mountPoint, MountArguments(), options.Threads);
+                ? Fuse.Kernel.KernelMount.Start(fs, mountPoint, options.Passthrough, (int)options.Threads, logger, options.AllowOthers)
+                : FuseMount.Start(fs, mountPoint, MountArguments() + (options.AllowOthers ? ",allow_other" : ""), options.Threads);
         }
         catch
         {
@@ -64,7 +64,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase})",
-            plan.GameFolder, plan.Mods.Count, mountPoint, plan.Archives.Count, plan.Overrides.Count,
+            plan.GameFolder, plan.Mods.Count, options.InPlace ? "the game folder itself" : mountPoint, plan.Archives.Count, plan.Overrides.Count,
             cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe(),
             options.IgnoreCase ? "; names found whatever their case" : "");
         return Task.CompletedTask;
@@ -99,9 +99,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         {
             bool ended = _mount.Stop(StopWait);
             if (ended)
-                logger.LogInformation("unmounted {MountPoint}", Path.GetFullPath(options.MountPoint!));
+                logger.LogInformation("unmounted {MountPoint}", options.ServedAt);
             else
-                logger.LogWarning("unmounted {MountPoint} lazily; a process still had it busy after {Seconds} s", options.MountPoint, StopWait.TotalSeconds);
+                logger.LogWarning("unmounted {MountPoint} lazily; a process still had it busy after {Seconds} s", options.ServedAt, StopWait.TotalSeconds);
         }
         _fs?.LogStatistics();
         _fs?.Dispose();

@@ -22,7 +22,9 @@ public sealed class CommandLineTests
     [TestCase("cat", GameOptions + " --verify-content -o --force ARCHIVE")]
     [TestCase("ls", GameOptions + " --verify-content --json ARCHIVE")]
     [TestCase("vfs", "-o --force MAP.json")]
-    [TestCase("mount", GameOptions + " --merge --log-level MOUNTPOINT")]
+    [TestCase("mount", GameOptions + " --merge --log-level --in-place MOUNTPOINT")]
+    [TestCase("run", GameOptions + " --merge --log-level --ignore-case COMMAND")]
+    [TestCase("unmount", "DIR")]
     [TestCase("bench", "--runs --cold --drop-caches --random-reads --block-size --dir --json --explain --brief SCENARIO")]
     [TestCase("cache", "--cache ls verify gc clear")]
     [TestCase("cache ls", "--cache --json")]
@@ -49,7 +51,7 @@ public sealed class CommandLineTests
     {
         var result = CliRun.Run("--help");
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
-        foreach (var command in new[] { "build", "cat", "ls", "vfs", "cache", "mount", "bench" })
+        foreach (var command in new[] { "build", "cat", "ls", "vfs", "cache", "mount", "run", "unmount", "bench" })
             Assert.That(result.Out, Does.Match($@"(?m)^\s+{command}\b.*\s{{2,}}\w"));
         Assert.That(result.Out, Does.Contain("--version"));
         Assert.That(CliRun.Run("help", "build").Out, Is.EqualTo(CliRun.Run("build", "--help").Out));
@@ -86,6 +88,10 @@ public sealed class CommandLineTests
     [TestCase("ls --game GAME --mod HD a b", "unexpected argument 'b'")]
     [TestCase("cat --game GAME --mod HD -weird-name", "unknown option -weird-name")]
     [TestCase("mount --game GAME --mod HD --merge sometimes DIR", "--merge takes auto, always or never, not 'sometimes'")]
+    [TestCase("mount --game GAME --mod HD --in-place DIR", "--in-place mounts over the game folder itself: give no MOUNTPOINT with it")]
+    [TestCase("mount --game GAME --mod HD", "missing MOUNTPOINT (or --in-place to mount over the game folder itself)")]
+    [TestCase("run --game GAME --mod HD", "Required argument 'COMMAND' missing")]
+    [TestCase("unmount", "Required argument 'DIR' missing")]
     [TestCase("cache", "missing command (ls, verify, gc, clear)")]
     [TestCase("cache gc --max-age-days soon", "--max-age-days takes a whole number from 0 to 36500, not 'soon'")]
     [TestCase("bench --block-size 1K", "--block-size takes 4K to 1G, not '1K'")]

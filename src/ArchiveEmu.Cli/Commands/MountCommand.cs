@@ -3,68 +3,36 @@ using System.CommandLine;
 namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>
-/// <c>archiveemu mount</c>: serves the modded game folder read-only at MOUNTPOINT until Ctrl+C/SIGTERM. It runs
-/// the ArchiveEmu host in this process (one code path, one set of options), translating its arguments into
-/// the host's configuration keys.
+/// <c>archiveemu mount</c>: serves the modded game folder read-only at MOUNTPOINT, or with <c>--in-place</c> over the game
+/// folder itself, until Ctrl+C/SIGTERM. It runs the ArchiveEmu host in this process (<see cref="MountArguments"/>).
 /// </summary>
 internal sealed class MountCommand : ICommand
 {
-    private readonly GameArguments _game = new();
-    private readonly Argument<string> _mountPoint = new("MOUNTPOINT") { Description = "An empty folder to serve the modded game folder at" };
-    private readonly Option<string> _merge = CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
-        ["auto", "always", "never"]);
-    private readonly Option<string> _compress = CliOptions.Word("--compress", "How archives the mount merges are stored (default: lz4)", ["lz4", "none"]);
-    private readonly Option<bool> _ignoreCase = new("--ignore-case")
+    private readonly MountArguments _mount = new();
+    private readonly Argument<string?> _mountPoint = new("MOUNTPOINT")
     {
-        Description = "Find a path whatever the letter case asked, as Windows does (for games under Wine/Proton)",
+        Description = "An empty folder to serve the modded game folder at (none with --in-place)",
+        Arity = ArgumentArity.ZeroOrOne,
     };
-    private readonly Option<string> _logLevel = CliOptions.Word("--log-level", "How much the host logs (any case, as Serilog takes it)",
-        [.. Host.MountHost.LogLevels], ignoreCase: true);
+    private readonly Option<bool> _inPlace = new("--in-place")
+    {
+        Description = "Mount over the game folder itself, where the game (and Steam's container) looks; the originals stay underneath, unchanged",
+    };
 
     public string Name => "mount";
-    public string Usage => "archiveemu mount --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge auto|always|never] "
-        + "[--compress lz4|none] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal] MOUNTPOINT";
+    public string Usage => $"archiveemu mount {MountArguments.Usage} (MOUNTPOINT | --in-place)";
 
     public Command Define(CliConsole console)
     {
-        var command = _game.AddTo(new Command(Name, "Serve the modded game folder read-only at MOUNTPOINT until Ctrl+C"), verifyContent: false);
+        var command = _mount.AddTo(new Command(Name, "Serve the modded game folder read-only at MOUNTPOINT, or over the game folder with --in-place, until Ctrl+C"));
         command.Arguments.Add(_mountPoint);
-        command.Options.Add(_merge);
-        command.Options.Add(_compress);
-        command.Options.Add(_ignoreCase);
-        command.Options.Add(_logLevel);
-        return command.Runs(parse => Run(parse, console));
-    }
-
-    private int Run(ParseResult parse, CliConsole console)
-    {
-        var warnings = new List<string>();
-        var mods = ModFolders.Distinct(parse.GetRequiredValue(_game.Mods), warnings);
-        foreach (var warning in warnings)
-            console.Error.WriteLine($"archiveemu: warning: {warning}");
-        // Checked here too so the line reaches stderr as every command's does, before the host starts logging.
-        foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((parse.GetRequiredValue(_game.Game), "game")))
-            if (!Directory.Exists(folder))
-                throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");
-        var hostArgs = new List<string>
+        command.Options.Add(_inPlace);
+        command.Validate(result => (result.GetValue(_inPlace), result.GetValue(_mountPoint) is not null) switch
         {
-            $"--ArchiveEmu:Game={Path.GetFullPath(parse.GetRequiredValue(_game.Game))}",
-            $"--ArchiveEmu:MountPoint={Path.GetFullPath(parse.GetRequiredValue(_mountPoint))}",
-        };
-        for (int i = 0; i < mods.Length; i++)
-            hostArgs.Add($"--ArchiveEmu:Mods:{i}={Path.GetFullPath(mods[i])}");
-        if (parse.GetValue(_game.Cache) is { } cache)
-            hostArgs.Add($"--ArchiveEmu:Cache={Path.GetFullPath(cache)}");
-        if (parse.GetValue(_game.NoCache))
-            hostArgs.Add("--ArchiveEmu:NoCache=true");
-        if (parse.GetValue(_merge) is { } policy)
-            hostArgs.Add($"--ArchiveEmu:Merge={policy}");
-        if (parse.GetValue(_compress) is { } compression)
-            hostArgs.Add($"--ArchiveEmu:Compression={compression}");
-        if (parse.GetValue(_ignoreCase))
-            hostArgs.Add("--ArchiveEmu:IgnoreCase=true");
-        if (parse.GetValue(_logLevel) is { } level)
-            hostArgs.Add($"--Serilog:MinimumLevel:Default={level}");
-        return Host.MountHost.Run(hostArgs.ToArray());
+            (true, true) => "--in-place mounts over the game folder itself: give no MOUNTPOINT with it",
+            (false, false) => "missing MOUNTPOINT (or --in-place to mount over the game folder itself)",
+            _ => null,
+        });
+        return command.Runs(parse => Host.MountHost.Run(_mount.HostArgs(parse, console, parse.GetValue(_inPlace) ? null : parse.GetValue(_mountPoint))));
     }
 }

@@ -48,13 +48,15 @@ public sealed record StorageKind(string Device, bool? IsRotational)
     {
         (string, string)? best = null;
         int bestLength = -1;
+        string? handleMount = HandleMountId(path);
         foreach (var line in File.ReadLines("/proc/self/mountinfo"))
         {
             var fields = line.Split(' ');
             if (fields.Length < 10)
                 continue;
             string mountPoint = Unescape(fields[4]);
-            bool contains = mountPoint == "/" || path == mountPoint || path.StartsWith(mountPoint + "/", StringComparison.Ordinal);
+            bool contains = handleMount is not null ? fields[0] == handleMount
+                : mountPoint == "/" || path == mountPoint || path.StartsWith(mountPoint + "/", StringComparison.Ordinal);
             if (!contains || mountPoint.Length < bestLength)
                 continue;
             int dash = Array.IndexOf(fields, "-");
@@ -63,6 +65,21 @@ public sealed record StorageKind(string Device, bool? IsRotational)
             bestLength = mountPoint.Length;
         }
         return best;
+    }
+
+    /// <summary>
+    /// For a folder known by an open handle (<c>/proc/self/fd/N</c>: the game folder under an in-place mount), the id of
+    /// the mount the handle is on (fdinfo's mnt_id) — the path itself would find /proc's. Null for any other path.
+    /// </summary>
+    private static string? HandleMountId(string path)
+    {
+        var match = System.Text.RegularExpressions.Regex.Match(path, @"^/proc/self/fd/(\d+)(/|$)");
+        if (!match.Success)
+            return null;
+        foreach (var line in File.ReadLines($"/proc/self/fdinfo/{match.Groups[1].Value}"))
+            if (line.StartsWith("mnt_id:", StringComparison.Ordinal))
+                return line["mnt_id:".Length..].Trim();
+        return null;
     }
 
     private static string Unescape(string field) =>

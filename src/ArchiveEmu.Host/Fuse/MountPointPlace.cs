@@ -25,14 +25,34 @@ internal static class MountPointPlace
             else
                 continue;
             var resolved = real == full.TrimEnd('/') ? "" : $" (it is {real})";
+            var inPlace = kind == "game" && real == root ? " (or --in-place to mount over the game folder itself)" : "";
             return $"{full}: the mount point is {where}{resolved}, so the mount would show itself inside itself; "
-                   + "pick a mount point outside the game and mod folders";
+                   + $"pick a mount point outside the game and mod folders{inPlace}";
+        }
+        return null;
+    }
+
+    /// <summary>
+    /// For a mount over the game folder itself: the one-line refusal of a mod or cache folder inside the game folder (the
+    /// mount would hide it, and the host would read it through its own mount), or null.
+    /// </summary>
+    public static string? CheckInPlace(string game, IEnumerable<string> mods, string? cache)
+    {
+        var root = Real(game);
+        foreach (var (kind, folder) in mods.Select(m => ("mod", (string?)m)).Append(("cache", cache)))
+        {
+            if (string.IsNullOrEmpty(folder))
+                continue;
+            var real = Real(folder);
+            if (real == root || real.StartsWith(root.TrimEnd('/') + "/", StringComparison.Ordinal))
+                return $"{Path.GetFullPath(folder)}: the {kind} folder is inside the game folder {Path.GetFullPath(game)}, which the "
+                       + $"in-place mount covers; move it outside the game folder";
         }
         return null;
     }
 
     /// <summary>The full path with its symlinks resolved (realpath(3)) as far as it exists, the rest appended.</summary>
-    private static string Real(string path)
+    internal static string Real(string path)
     {
         var rest = "";
         for (var existing = Path.GetFullPath(path).TrimEnd('/'); existing.Length > 0; existing = Path.GetDirectoryName(existing) ?? "")

@@ -8,48 +8,82 @@ namespace ArchiveEmu.Host.Fuse;
 internal static class MountPointState
 {
     /// <summary>
-    /// Checks <paramref name="mountPoint"/> and clears a dead FUSE mount (stat fails with "Transport endpoint
-    /// is not connected") by unmounting it, reported through <paramref name="cleaned"/>. Returns a one-line
-    /// problem, or null when the folder is an empty directory nothing is mounted on.
+    /// Checks <paramref name="mountPoint"/> and clears a dead ArchiveEmu mount (stat fails with "Transport endpoint
+    /// is not connected") by unmounting it, reported through <paramref name="cleaned"/>; a dead mount of anything else is
+    /// refused. Returns a one-line problem, or null when the folder is an empty directory nothing is mounted on.
     /// </summary>
-    public static string? Prepare(string mountPoint, Action<string> cleaned)
+    public static string? Prepare(string mountPoint, Action<string> cleaned) => Prepare(mountPoint, cleaned, inPlace: false);
+
+    /// <summary>
+    /// As <see cref="Prepare(string, Action{string})"/> for a mount over the game folder itself: it is not empty (that is
+    /// the point), but nothing may be mounted on it but a dead ArchiveEmu mount, which is cleared.
+    /// </summary>
+    public static string? PrepareInPlace(string game, Action<string> cleaned) => Prepare(game, cleaned, inPlace: true);
+
+    private static string? Prepare(string mountPoint, Action<string> cleaned, bool inPlace)
     {
         Span<byte> stat = stackalloc byte[256];
         int error = LibC.Stat(mountPoint, stat);
         // The kernel may answer stat from its attribute cache for a few seconds after the server died; opendir must ask.
         if (error == LibC.ENOTCONN || (error == 0 && IsMounted(mountPoint) && LibC.ProbeDirectory(mountPoint) == LibC.ENOTCONN))
         {
+            if (Find(mountPoint) is { } dead && !dead.IsArchiveEmu)
+                return $"{mountPoint}: a dead mount that is not ArchiveEmu's is there ({dead}); unmount it yourself (fusermount3 -u -z {mountPoint})";
             DetachLazily(mountPoint);
-            cleaned($"{mountPoint}: found a dead FUSE mount (transport endpoint not connected, left by a crashed host); unmounted it");
+            cleaned($"{mountPoint}: found a dead FUSE mount of ArchiveEmu's (transport endpoint not connected, left by a crashed host); unmounted it");
             error = LibC.Stat(mountPoint, stat);
         }
+        string what = inPlace ? "game folder" : "mount point";
         if (error == LibC.ENOENT)
-            return $"{mountPoint}: mount point not found (create an empty folder there first)";
+            return inPlace ? $"{mountPoint}: game folder not found" : $"{mountPoint}: mount point not found (create an empty folder there first)";
         if (error != 0)
-            return $"{mountPoint}: cannot use it as a mount point ({new System.ComponentModel.Win32Exception(error).Message})";
+            return $"{mountPoint}: cannot use it as a {what} ({new System.ComponentModel.Win32Exception(error).Message})";
         if (!StatFields.IsDirectory(stat))
-            return $"{mountPoint}: mount point is not a folder";
+            return $"{mountPoint}: {what} is not a folder";
         if (IsMounted(mountPoint))
-            return $"{mountPoint}: something is already mounted there (busy); unmount it first (fusermount3 -u {mountPoint})";
-        if (Directory.EnumerateFileSystemEntries(mountPoint).Any())
+            return $"{mountPoint}: something is already mounted there (busy); unmount it first (archiveemu unmount {mountPoint})";
+        if (!inPlace && Directory.EnumerateFileSystemEntries(mountPoint).Any())
             return $"{mountPoint}: mount point is not empty; mount on an empty folder so nothing is hidden";
         return null;
     }
 
-    /// <summary>Whether <paramref name="mountPoint"/> is listed in /proc/self/mountinfo.</summary>
-    public static bool IsMounted(string mountPoint)
+    /// <summary>One line of /proc/self/mountinfo: the file system type and source of the mount at a folder.</summary>
+    internal sealed record MountEntry(string FileSystemType, string Source)
+    {
+        /// <summary>A FUSE mount that ArchiveEmu made (both transports name type and source "archiveemu").</summary>
+        public bool IsArchiveEmu => FileSystemType.StartsWith("fuse", StringComparison.Ordinal)
+                                    && (FileSystemType == "fuse.archiveemu" || Source == "archiveemu");
+
+        public override string ToString() => $"type {FileSystemType}, source {Source}";
+    }
+
+    /// <summary>The topmost mount at <paramref name="mountPoint"/>, or null when nothing is mounted there.</summary>
+    public static MountEntry? Find(string mountPoint)
     {
         var full = Path.GetFullPath(mountPoint).TrimEnd('/');
         if (full.Length == 0)
             full = "/";
+        MountEntry? found = null;
+        // mountinfo fields: id parent major:minor root mount-point options [optional...] - fstype source superoptions
         foreach (var line in File.ReadLines("/proc/self/mountinfo"))
         {
             var fields = line.Split(' ');
-            if (fields.Length > 4 && Unescape(fields[4]) == full)
-                return true;
+            int dash = Array.IndexOf(fields, "-");
+            if (fields.Length > 4 && Unescape(fields[4]) == full && dash > 0 && dash + 2 < fields.Length)
+                found = new MountEntry(fields[dash + 1], Unescape(fields[dash + 2])); // later lines are mounted on top
         }
-        return false;
+        return found;
     }
+
+    /// <summary>Whether the FUSE mount at <paramref name="mountPoint"/> lost its server ("Transport endpoint is not connected").</summary>
+    public static bool IsDead(string mountPoint)
+    {
+        Span<byte> stat = stackalloc byte[256];
+        return LibC.Stat(mountPoint, stat) == LibC.ENOTCONN || LibC.ProbeDirectory(mountPoint) == LibC.ENOTCONN;
+    }
+
+    /// <summary>Whether <paramref name="mountPoint"/> is listed in /proc/self/mountinfo.</summary>
+    public static bool IsMounted(string mountPoint) => Find(mountPoint) is not null;
 
     /// <summary>Detaches a mount now (MNT_DETACH): with root rights directly, otherwise through fusermount3 -u -z.</summary>
     public static unsafe void DetachLazily(string mountPoint)
@@ -60,9 +94,11 @@ internal static class MountPointState
                 LibC.Umount2(path, LibC.MNT_DETACH); // EINVAL when already gone: fine
             return;
         }
+        if (ProgramSearch.OnPath("fusermount3") is not { } fusermount)
+            return; // no fusermount3: nothing more we can do without root
         try
         {
-            using var process = Process.Start(new ProcessStartInfo("fusermount3", ["-u", "-z", "-q", mountPoint])
+            using var process = Process.Start(new ProcessStartInfo(fusermount, ["-u", "-z", "-q", mountPoint])
             {
                 UseShellExecute = false,
                 RedirectStandardError = true,

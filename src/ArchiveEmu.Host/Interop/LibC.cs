@@ -24,6 +24,8 @@ internal static unsafe partial class LibC
 
     public const int O_ACCMODE = 3;
     public const int MNT_DETACH = 2;
+    public const int O_PATH = 0x200000;       // the same on x86_64 and arm64
+    public const int F_DUPFD_CLOEXEC = 1030;
 
     /// <summary>stat(2); on failure returns -1 and the errno is in Marshal.GetLastPInvokeError.</summary>
     [LibraryImport("libc", EntryPoint = "stat", SetLastError = true)]
@@ -56,6 +58,9 @@ internal static unsafe partial class LibC
 
     [LibraryImport("libc", EntryPoint = "open", SetLastError = true)]
     public static partial int Open(byte* path, int flags);
+
+    [LibraryImport("libc", EntryPoint = "fcntl", SetLastError = true)]
+    public static partial int Fcntl(int fd, int command, int argument);
 
     [LibraryImport("libc", EntryPoint = "close")]
     public static partial int Close(int fd);

@@ -80,16 +80,22 @@ internal sealed partial class HostProcess : IDisposable
         }
     }
 
-    /// <summary>Waits until the mount shows in /proc/self/mountinfo; fails with the host's output if it exits first.</summary>
+    /// <summary>
+    /// Waits until the mount shows in /proc/self/mountinfo; fails with the host's output if it exits first. On failure the
+    /// process is disposed here (the caller's <c>using</c> never got it).
+    /// </summary>
     public HostProcess WaitMounted()
     {
         var clock = Stopwatch.StartNew();
         while (!MountPointState.IsMounted(MountPoint) || LibFuseProbe.IsDeadMount(MountPoint))
         {
-            if (_process.HasExited)
-                Assert.Fail($"the host exited ({_process.ExitCode}) before mounting:\n{Output}");
-            if (clock.Elapsed > TimeSpan.FromSeconds(30))
-                Assert.Fail($"not mounted after 30 s:\n{Output}");
+            string? failure = _process.HasExited ? $"the host exited ({_process.ExitCode}) before mounting:\n{Output}"
+                : clock.Elapsed > TimeSpan.FromSeconds(30) ? $"not mounted after 30 s:\n{Output}" : null;
+            if (failure is not null)
+            {
+                Dispose();
+                Assert.Fail(failure);
+            }
             Thread.Sleep(50);
         }
         return this;

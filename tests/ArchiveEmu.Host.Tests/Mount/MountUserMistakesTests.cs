@@ -84,7 +84,8 @@ public sealed class MountUserMistakesTests
         };
         using var host = HostProcess.StartCli(folder, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", folder);
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1), host.Output);
-        AssertOneErrorLine(host, $"{folder}: the mount point is {label}, so the mount would show itself inside itself; {PickElsewhere}");
+        var inPlace = where == "game itself" ? " (or --in-place to mount over the game folder itself)" : "";
+        AssertOneErrorLine(host, $"{folder}: the mount point is {label}, so the mount would show itself inside itself; {PickElsewhere}{inPlace}");
         Assert.That(Host.Fuse.MountPointState.IsMounted(folder), Is.False);
     }
 

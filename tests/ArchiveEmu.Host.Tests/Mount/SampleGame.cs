@@ -48,12 +48,24 @@ internal sealed class SampleGame : IDisposable
         "--ArchiveEmu:ReloadDebounceMs=100", .. extra,
     ];
 
+    /// <summary>
+    /// Mounts over the game folder itself and waits until served: with the kernel transport through
+    /// <c>archiveemu mount --in-place</c>, with libfuse through the host's settings.
+    /// </summary>
+    public HostProcess StartInPlace(string fuse, string merge = "never") => (fuse == "kernel"
+        ? HostProcess.StartCli(Game, "mount", "--game", Game, "--mod", Mods[0], "--mod", Mods[1], "--cache", Cache, "--merge", merge, "--in-place")
+        : HostProcess.StartHost(Game, [.. HostArgs(merge, "--ArchiveEmu:Fuse=libfuse", "--ArchiveEmu:InPlace=true")
+            .Where(a => !a.StartsWith("--ArchiveEmu:MountPoint=", StringComparison.Ordinal))])).WaitMounted();
+
     /// <summary>What <c>archiveemu cat</c> (emulation, no cache) says a reader sees at <paramref name="relative"/>.</summary>
-    public byte[] Cat(string relative)
+    public byte[] Cat(string relative) => Cat(relative, Game);
+
+    /// <summary>As <see cref="Cat(string)"/> for the game at <paramref name="game"/> (a copy while a mount covers the game in place).</summary>
+    public byte[] Cat(string relative, string game)
     {
         var output = _temp[$"cat-{Guid.NewGuid():N}"];
         var result = ExternalTool.Run("dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "cat",
-            "--game", Game, "--mod", Mods[0], "--mod", Mods[1], "--no-cache", relative, "-o", output);
+            "--game", game, "--mod", Mods[0], "--mod", Mods[1], "--no-cache", relative, "-o", output);
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         var bytes = File.ReadAllBytes(output);
         File.Delete(output);
@@ -94,6 +106,18 @@ internal sealed class SampleGame : IDisposable
 
     /// <summary>Writes a file in the game's temp folder (outside game, mods and mount point); returns its path.</summary>
     public string Write(string relative, byte[] bytes) => _temp.Write(relative, bytes);
+
+    /// <summary>A copy of the game folder as it is now (outside game, mods and mount point); returns its path.</summary>
+    public string CopyGame(string name)
+    {
+        Copy(Game, _temp[name]);
+        return _temp[name];
+    }
+
+    /// <summary>Every file under <paramref name="folder"/> (relative path) with the SHA-256 of its bytes: to show nothing was written.</summary>
+    public static Dictionary<string, string> Hashes(string folder) =>
+        Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).ToDictionary(
+            f => Path.GetRelativePath(folder, f), f => Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(File.ReadAllBytes(f))));
 
     private static void Copy(string from, string to)
     {

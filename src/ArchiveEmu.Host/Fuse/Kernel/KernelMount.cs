@@ -22,6 +22,7 @@ internal sealed unsafe partial class KernelMount : IMountSession
     private readonly IFuseFileSystem _fs;
     private readonly string _mountPoint;
     private readonly bool _wantPassthrough;
+    private readonly bool _allowOther;
     private readonly ILogger _logger;
     private readonly NodeTable _nodes = new();
     private readonly DirectoryHandles _directories = new();
@@ -34,8 +35,9 @@ internal sealed unsafe partial class KernelMount : IMountSession
     private readonly ManualResetEventSlim _initialized = new();
     private static readonly TimeSpan InitWait = TimeSpan.FromSeconds(10);
 
-    private KernelMount(IFuseFileSystem fs, string mountPoint, bool passthrough, ILogger logger)
+    private KernelMount(IFuseFileSystem fs, string mountPoint, bool passthrough, bool allowOther, ILogger logger)
     {
+        _allowOther = allowOther;
         _fs = fs;
         _mountPoint = mountPoint;
         _wantPassthrough = passthrough;
@@ -49,11 +51,12 @@ internal sealed unsafe partial class KernelMount : IMountSession
 
     /// <summary>
     /// Mounts <paramref name="fs"/> read-only at <paramref name="mountPoint"/> and starts <paramref name="threads"/>
-    /// workers. Throws <see cref="IOException"/> naming the mount point and the reason on failure.
+    /// workers; with <paramref name="allowOther"/> other users may use it too (file modes still apply). Throws
+    /// <see cref="IOException"/> naming the mount point and the reason on failure.
     /// </summary>
-    public static KernelMount Start(IFuseFileSystem fs, string mountPoint, bool passthrough, int threads, ILogger logger)
+    public static KernelMount Start(IFuseFileSystem fs, string mountPoint, bool passthrough, int threads, ILogger logger, bool allowOther = false)
     {
-        var mount = new KernelMount(fs, mountPoint, passthrough, logger);
+        var mount = new KernelMount(fs, mountPoint, passthrough, allowOther, logger);
         try
         {
             mount.Mount();
@@ -82,7 +85,8 @@ internal sealed unsafe partial class KernelMount : IMountSession
         if (_fd < 0)
             throw new IOException($"/dev/fuse: cannot open it ({Errno.Describe(Marshal.GetLastPInvokeError())})");
         // Options as libfuse would pass them for "-o ro,default_permissions,fsname=archiveemu,subtype=archiveemu".
-        string data = $"fd={_fd},rootmode=40000,user_id={LibC.GetEuid()},group_id={LibC.GetEgid()},default_permissions";
+        string data = $"fd={_fd},rootmode=40000,user_id={LibC.GetEuid()},group_id={LibC.GetEgid()},default_permissions"
+                      + (_allowOther ? ",allow_other" : "");
         fixed (byte* source = LibC.Utf8Z("archiveemu"))
         fixed (byte* target = LibC.Utf8Z(_mountPoint))
         fixed (byte* type = LibC.Utf8Z("fuse.archiveemu"))

@@ -1,0 +1,196 @@
+using System.Diagnostics;
+using ArchiveEmu.Host.Fuse;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Host.Tests.Mount;
+
+/// <summary>
+/// Issue 19: a host killed with SIGKILL leaves a dead mount over the game folder ("Transport endpoint is not connected");
+/// the next in-place mount, or <c>archiveemu unmount DIR</c>, clears it. <c>unmount</c> refuses any mount not ArchiveEmu's.
+/// Once per transport.
+/// </summary>
+[TestFixture("kernel")]
+[TestFixture("libfuse")]
+[NonParallelizable]
+public sealed class InPlaceRecoveryTests(string fuse)
+{
+    private SampleGame _game = null!;
+    private Dictionary<string, string> _before = null!;
+
+    [SetUp]
+    public void CreateGame()
+    {
+        LibFuseProbe.RequireFuse();
+        if (fuse == "kernel" && Environment.UserName != "root")
+            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+        _game = new SampleGame();
+        _before = SampleGame.Hashes(_game.Game);
+    }
+
+    [TearDown]
+    public void DeleteGame()
+    {
+        if (_game is not null && (MountPointState.IsMounted(_game.Game) || LibFuseProbe.IsDeadMount(_game.Game)))
+            ExternalTool.Run("fusermount3", "-u", "-z", _game.Game); // a dead mount a failed test left
+        _game?.Dispose();
+    }
+
+    private HostProcess StartInPlace() => _game.StartInPlace(fuse);
+
+    private static ToolResult Cli(params string[] args) =>
+        ExternalTool.Run("dotnet", ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. args]);
+
+    /// <summary>
+    /// Mounts in place, kills the host with SIGKILL and waits until the mount it left is dead. The host is not disposed: that
+    /// would clear the dead mount (the tear-down does, if the test does not).
+    /// </summary>
+    private void LeaveADeadMount()
+    {
+        var host = StartInPlace();
+        host.KillHard();
+        host.WaitExit(TimeSpan.FromSeconds(10));
+        var clock = Stopwatch.StartNew();
+        while (!LibFuseProbe.IsDeadMount(_game.Game))
+        {
+            if (clock.Elapsed > TimeSpan.FromSeconds(10))
+                Assert.Fail("the killed host left no dead mount");
+            Thread.Sleep(50);
+        }
+        Assert.That(MountPointState.Find(_game.Game)?.IsArchiveEmu, Is.True);
+    }
+
+    [Test]
+    public void AfterSigkill_TheNextInPlaceMountClearsTheDeadMount_AndServes()
+    {
+        var expected = _game.Cat("data/textures.afs");
+        LeaveADeadMount();
+        using var next = StartInPlace();
+        Assert.That(next.Output, Does.Contain($"{_game.Game}: found a dead FUSE mount of ArchiveEmu's"));
+        Assert.That(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs")), Is.EqualTo(expected), next.Output);
+        next.Terminate();
+        Assert.That(next.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, next.Output);
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+        Assert.That(SampleGame.Hashes(_game.Game), Is.EqualTo(_before), "nothing in the game folder was written");
+    }
+
+    [Test]
+    public void AfterSigkill_AndTheKernelsCachedAttributesExpired_TheNextInPlaceMountStillClearsIt()
+    {
+        // As a relaunch from Steam minutes later: the kernel no longer answers stat from its cache (5 s), so the game
+        // folder itself is "Transport endpoint is not connected" — not a missing folder.
+        LeaveADeadMount();
+        Thread.Sleep(TimeSpan.FromSeconds(6));
+        Assert.That(Directory.Exists(_game.Game), Is.False, "the dead mount hides the folder from stat");
+        using var next = StartInPlace();
+        Assert.That(next.Output, Does.Contain($"{_game.Game}: found a dead FUSE mount of ArchiveEmu's"));
+        Assert.That(File.Exists(Path.Combine(_game.Game, "data/textures.afs")), Is.True);
+        next.Terminate();
+        Assert.That(next.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, next.Output);
+    }
+
+    [Test]
+    public void AfterSigkill_ArchiveemuUnmount_ClearsTheDeadMount_TheOriginalsShowAgain()
+    {
+        LeaveADeadMount();
+        var result = Cli("unmount", _game.Game);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        Assert.That(result.StdOut.TrimEnd(), Is.EqualTo($"{_game.Game}: unmounted a dead ArchiveEmu mount (left by a host that was killed)"));
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+        Assert.That(SampleGame.Hashes(_game.Game), Is.EqualTo(_before), "the originals, untouched");
+
+        var again = Cli("unmount", _game.Game);
+        Assert.That(again.ExitCode, Is.EqualTo(1), again.ToString());
+        Assert.That(again.StdErr.TrimEnd(), Is.EqualTo($"archiveemu unmount: {_game.Game}: nothing is mounted there"));
+    }
+
+    [Test]
+    public void AfterSigkill_ArchiveemuRun_ClearsTheDeadMount_AndItsChildReadsTheModdedGame()
+    {
+        var expected = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(_game.Cat("data/textures.afs")));
+        LeaveADeadMount();
+        var textures = Path.Combine(_game.Game, "data/textures.afs");
+        var run = ExternalTool.RunIn(_game.Root, "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "run",
+            "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--", "sh", "-c", $"sha256sum < '{textures}'");
+        Assert.That(run.ExitCode, Is.Zero, run.ToString());
+        Assert.That(run.StdOut, Does.Contain("found a dead FUSE mount of ArchiveEmu's"));
+        Assert.That(run.StdOut, Does.Contain($"{expected}  -"), run.ToString());
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    [Test]
+    public void Unmount_ALiveInPlaceMount_TheHostStops()
+    {
+        using var host = StartInPlace();
+        var result = Cli("unmount", _game.Game);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        Assert.That(result.StdOut, Does.Contain("unmounted the ArchiveEmu mount; its host stops"));
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    /// <summary>A dead FUSE mount of another file system on <paramref name="folder"/>: mounted by hand, its /dev/fuse closed at once.</summary>
+    private static unsafe void LeaveADeadForeignFuseMount(string folder)
+    {
+        int fd;
+        fixed (byte* device = Host.Interop.LibC.Utf8Z("/dev/fuse"))
+            fd = Host.Interop.LibC.Open(device, Host.Interop.LibC.O_RDWR | Host.Interop.LibC.O_CLOEXEC);
+        Assert.That(fd, Is.GreaterThanOrEqualTo(0), "open /dev/fuse");
+        int mounted;
+        fixed (byte* source = Host.Interop.LibC.Utf8Z("otherfs"))
+        fixed (byte* target = Host.Interop.LibC.Utf8Z(folder))
+        fixed (byte* type = Host.Interop.LibC.Utf8Z("fuse.otherfs"))
+        fixed (byte* data = Host.Interop.LibC.Utf8Z($"fd={fd},rootmode=40000,user_id=0,group_id=0"))
+            mounted = Host.Interop.LibC.Mount(source, target, type, 1, data);
+        Host.Interop.LibC.Close(fd); // no server: the connection ends, the mount is dead
+        Assert.That(mounted, Is.Zero, "mount(2) of the foreign FUSE file system");
+    }
+
+    [Test]
+    public void ADeadFuseMountThatIsNotArchiveEmus_IsRefusedByMountInPlaceAndByUnmount_AndLeftAlone()
+    {
+        if (Environment.UserName != "root" || fuse == "libfuse")
+            Assert.Ignore("mounting the foreign FUSE file system needs root (mount(2)); once is enough");
+        LeaveADeadForeignFuseMount(_game.Game);
+        try
+        {
+            Assert.That(LibFuseProbe.IsDeadMount(_game.Game), Is.True);
+            // Not through HostProcess: its clean-up would take the foreign mount off.
+            var mount = Cli("mount", "--game", _game.Game, "--mod", _game.Mods[0], "--no-cache", "--in-place");
+            Assert.That(mount.ExitCode, Is.EqualTo(1), mount.ToString());
+            Assert.That(mount.StdOut, Does.Contain($"{_game.Game}: a dead mount that is not ArchiveEmu's is there (type fuse.otherfs, source otherfs)"));
+            var result = Cli("unmount", _game.Game);
+            Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
+            Assert.That(result.StdErr.TrimEnd(), Is.EqualTo(
+                $"archiveemu unmount: {_game.Game}: the mount there is not ArchiveEmu's (type fuse.otherfs, source otherfs); refusing to unmount it"));
+            Assert.That(MountPointState.Find(_game.Game)?.FileSystemType, Is.EqualTo("fuse.otherfs"), "left alone");
+        }
+        finally
+        {
+            ExternalTool.Run("umount", "-l", _game.Game);
+        }
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    [Test]
+    public void Unmount_ATmpfs_IsRefusedWithOneLine_AndStaysMounted()
+    {
+        if (Environment.UserName != "root")
+            Assert.Ignore("mounting the tmpfs to refuse needs root");
+        if (fuse == "libfuse")
+            Assert.Ignore("no FUSE in this test: once is enough");
+        var mount = ExternalTool.Run("mount", "-t", "tmpfs", "-o", "size=1m", "archiveemu-test", _game.MountPoint);
+        Assert.That(mount.ExitCode, Is.Zero, mount.ToString());
+        try
+        {
+            var result = Cli("unmount", _game.MountPoint);
+            Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
+            Assert.That(result.StdErr.TrimEnd(), Is.EqualTo(
+                $"archiveemu unmount: {_game.MountPoint}: the mount there is not ArchiveEmu's (type tmpfs, source archiveemu-test); refusing to unmount it"));
+            Assert.That(MountPointState.IsMounted(_game.MountPoint), Is.True);
+        }
+        finally
+        {
+            ExternalTool.Run("umount", _game.MountPoint);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+using System.Diagnostics;
+using System.Security.Cryptography;
+using System.Text;
+using ArchiveEmu.Host.Fuse;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Host.Tests.Mount;
+
+/// <summary>
+/// Issue 19, <c>archiveemu run … -- COMMAND</c>: a real child program started in the game folder reads the game path
+/// (modded, as <c>cat</c> of a copy says), gets stdin and the environment, and its exit code is archiveemu's; SIGTERM to
+/// archiveemu reaches the child, and the mount is gone once archiveemu has exited.
+/// </summary>
+[NonParallelizable]
+public sealed partial class RunCommandTests
+{
+    private SampleGame _game = null!;
+    private string _original = null!;
+
+    [SetUp]
+    public void CreateGame()
+    {
+        LibFuseProbe.RequireFuse();
+        _game = new SampleGame();
+        _original = _game.CopyGame("original");
+    }
+
+    private readonly List<Process> _started = [];
+
+    [TearDown]
+    public void DeleteGame()
+    {
+        foreach (var run in _started)
+        {
+            if (!run.HasExited)
+                run.Kill(entireProcessTree: true); // a test that failed half-way
+            run.WaitForExit();
+            run.Dispose();
+        }
+        _started.Clear();
+        if (_game is not null && (MountPointState.IsMounted(_game.Game) || LibFuseProbe.IsDeadMount(_game.Game)))
+            ExternalTool.Run("fusermount3", "-u", "-z", _game.Game);
+        _game?.Dispose();
+    }
+
+    /// <summary><c>archiveemu run</c> in the game folder (as Steam starts a game), stdout and stderr captured, stdin a pipe.</summary>
+    private Process StartRun(IDictionary<string, string>? environment, params string[] command)
+    {
+        var info = new ProcessStartInfo("dotnet")
+        {
+            WorkingDirectory = _game.Game,
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var arg in (string[])["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "run", "--game", _game.Game,
+                     "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--log-level", "Warning", "--", .. command])
+            info.ArgumentList.Add(arg);
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+            info.Environment[name] = value;
+        var run = Process.Start(info)!;
+        _started.Add(run);
+        return run;
+    }
+
+    private static (int Code, string Out, string Error) Finish(Process run, TimeSpan timeout)
+    {
+        var output = run.StandardOutput.ReadToEndAsync();
+        var error = run.StandardError.ReadToEndAsync();
+        if (!run.WaitForExit(timeout))
+        {
+            run.Kill(entireProcessTree: true);
+            Assert.Fail($"archiveemu run still running after {timeout.TotalSeconds} s");
+        }
+        return (run.ExitCode, output.Result, error.Result);
+    }
+
+    private static string Sha256(byte[] bytes) => Convert.ToHexStringLower(SHA256.HashData(bytes));
+
+    [Test]
+    public void TheChildReadsTheModdedGamePath_GetsStdinAndTheEnvironment_AndItsExitCodeIsRuns()
+    {
+        var expected = Sha256(_game.Cat("data/textures.afs", _original));
+        var run = StartRun(new Dictionary<string, string> { ["ARCHIVEEMU_TEST_VALUE"] = "passed through" },
+            "sh", "-c", "sha256sum < data/textures.afs; read line; echo \"stdin: $line\"; echo \"env: $ARCHIVEEMU_TEST_VALUE\"; echo \"cwd: $(pwd)\"; exit 7");
+        run.StandardInput.WriteLine("hello child");
+        run.StandardInput.Close();
+        var (code, output, error) = Finish(run, TimeSpan.FromSeconds(60));
+        Assert.That(code, Is.EqualTo(7), $"{output}\n{error}");
+        var lines = output.Split('\n');
+        Assert.That(lines[0], Does.StartWith(expected), $"the game path is the modded archive:\n{output}\n{error}");
+        Assert.That(lines, Does.Contain("stdin: hello child"));
+        Assert.That(lines, Does.Contain("env: passed through"));
+        Assert.That(lines, Does.Contain($"cwd: {_game.Game}"));
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False, "unmounted once the child exited");
+        Assert.That(Sha256(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs"))),
+            Is.EqualTo(Sha256(File.ReadAllBytes(Path.Combine(_original, "data/textures.afs")))), "the original, untouched");
+    }
+
+    [Test]
+    public void SigtermToArchiveemu_ReachesTheChild_ThenTheMountIsGone()
+    {
+        var run = StartRun(null, "sh", "-c", "trap 'echo child got TERM; exit 3' TERM; echo ready; while :; do sleep 0.1; done");
+        var first = run.StandardOutput.ReadLineAsync();
+        if (!first.Wait(TimeSpan.FromSeconds(60)) || first.Result != "ready")
+        {
+            run.Kill(entireProcessTree: true);
+            Assert.Fail($"the child never started: {run.StandardError.ReadToEnd()}");
+        }
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.True, "mounted before the child starts");
+        Assert.That(Kill(run.Id, 15), Is.Zero);
+        var (code, output, error) = Finish(run, TimeSpan.FromSeconds(15));
+        Assert.That(output, Does.Contain("child got TERM"), error);
+        Assert.That(code, Is.EqualTo(3), $"{output}\n{error}");
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    [Test]
+    public void AChildKilledBySignal_Is128PlusTheSignal()
+    {
+        var run = StartRun(null, "sh", "-c", "kill -KILL $$");
+        run.StandardInput.Close();
+        var (code, output, error) = Finish(run, TimeSpan.FromSeconds(60));
+        Assert.That(code, Is.EqualTo(128 + 9), $"{output}\n{error}");
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    [Test]
+    public void AProgramThatDoesNotExist_OneLine_Exit127_Unmounted()
+    {
+        var run = StartRun(null, "/no/such/program");
+        run.StandardInput.Close();
+        var (code, _, error) = Finish(run, TimeSpan.FromSeconds(60));
+        Assert.That(code, Is.EqualTo(127), error);
+        Assert.That(error, Does.Contain("archiveemu run: /no/such/program: cannot start it"));
+        Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
+    }
+
+    [Test]
+    public void UnderSudo_TheChildRunsAsTheCallingUser()
+    {
+        if (Environment.UserName != "root")
+            Assert.Ignore("sudo's rule applies to a run as root");
+        if (!File.Exists("/usr/bin/setpriv"))
+            Assert.Ignore("needs setpriv");
+        var run = StartRun(new Dictionary<string, string> { ["SUDO_UID"] = "65534", ["SUDO_GID"] = "65534", ["SUDO_USER"] = "nobody" },
+            "sh", "-c", "echo \"$(id -u) $(id -g) $USER\"; sha256sum < data/textures.afs");
+        run.StandardInput.Close();
+        var (code, output, error) = Finish(run, TimeSpan.FromSeconds(60));
+        Assert.That(code, Is.Zero, $"{output}\n{error}");
+        var lines = output.Split('\n');
+        Assert.That(lines[0], Is.EqualTo("65534 65534 nobody"), error);
+        Assert.That(lines[1], Does.StartWith(Sha256(_game.Cat("data/textures.afs", _original))), $"the user reads the root-made mount (allow_other)\n{error}");
+    }
+
+    [System.Runtime.InteropServices.LibraryImport("libc", EntryPoint = "kill")]
+    private static partial int Kill(int pid, int signal);
+}

@@ -8,6 +8,9 @@ internal static class GamePaths
 {
     public static string Normalise(string relativePath) => relativePath.Replace('\\', '/').Trim('/');
 
+    /// <summary>The full path of a game-relative path with '/' separators, spelled with the platform's separator (one spelling on Windows).</summary>
+    public static string Full(string root, string relativePath) => Path.Combine(root, relativePath.Replace('/', Path.DirectorySeparatorChar));
+
     /// <summary>
     /// The full path of <paramref name="relativePath"/> inside the game folder <paramref name="root"/>. An absolute path or a
     /// '..' step is an <see cref="IOException"/> naming it; symlinks on the way are the player's and are followed, wherever they lead.

@@ -96,7 +96,7 @@ public sealed partial class ModRouter
         private void ChildFolder(string path, string childRelative, bool inGame, bool warned)
         {
             var slices = router._slices;
-            string gamePath = Path.Combine(router._game, childRelative);
+            string gamePath = GamePaths.Full(router._game, childRelative);
             if (slices.TryGetValue(childRelative, out var slice))
                 ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source)).AddMod(_modRoot, _modName, path, _rule);
             else if (inGame && File.Exists(gamePath) && slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))

@@ -23,7 +23,7 @@ public sealed class CommandLineTests
     [TestCase("ls", GameOptions + " --verify-content --json ARCHIVE")]
     [TestCase("vfs", "-o --force MAP.json")]
     [TestCase("mount", GameOptions + " --merge --log-level --in-place MOUNTPOINT")]
-    [TestCase("run", GameOptions + " --merge --log-level --ignore-case COMMAND")]
+    [TestCase("run", GameOptions + " --merge --log-level --ignore-case --in-place COMMAND")]
     [TestCase("unmount", "DIR")]
     [TestCase("bench", "--runs --cold --drop-caches --random-reads --block-size --dir --json --explain --brief SCENARIO")]
     [TestCase("cache", "--cache ls verify gc clear")]
@@ -106,6 +106,16 @@ public sealed class CommandLineTests
         Assert.That(lines, Has.Length.EqualTo(2), result.ToString());
         Assert.That(lines[0], Does.StartWith("archiveemu").And.Contain(problem));
         Assert.That(lines[1], Does.StartWith("usage: archiveemu").And.Contain("--help'"));
+    }
+
+    [Test]
+    public void Run_TakesInPlaceWrittenOut_AsImplied()
+    {
+        var missing = _dir["no-such-game"];
+        var result = CliRun.Run("run", "--in-place", "--game", missing, "--mod", Hd, "--", "true");
+        Assert.That(result.ExitCode, Is.EqualTo(1), "the flag is taken; the missing game folder is bad input, not usage\n" + result);
+        Assert.That(result.Error.TrimEnd().Split('\n'), Has.Length.EqualTo(1), result.ToString());
+        Assert.That(result.Error, Does.Contain(missing));
     }
 
     [Test]

@@ -15,6 +15,8 @@ internal sealed class RunCommand : ICommand
         Description = "The program to run with the game folder modded, and its arguments (after --)",
         Arity = ArgumentArity.OneOrMore,
     };
+    // Taken and ignored: run always mounts over the game folder, and a player who writes the flag out (as for mount) is right.
+    private readonly Option<bool> _inPlace = new("--in-place") { Description = "Implied: run always mounts over the game folder itself" };
 
     public string Name => "run";
     public string Usage => $"archiveemu run {MountArguments.Usage} -- COMMAND [ARGS…]";
@@ -22,6 +24,7 @@ internal sealed class RunCommand : ICommand
     public Command Define(CliConsole console)
     {
         var command = _mount.AddTo(new Command(Name, "Mount the modded game over the game folder, run COMMAND, unmount when it exits"));
+        command.Options.Add(_inPlace);
         command.Arguments.Add(_command);
         return command.Runs(parse =>
         {

@@ -53,7 +53,8 @@ public sealed class CacheFuzzTests
             string target = Targets[random.Next(Targets.Length)], archive = CacheTestGame.Archives[random.Next(CacheTestGame.Archives.Length)];
             Restore();
             var cache = _game.Cache();
-            var entry = cache.ReadIndex().Entries.Single(e => e.Route.EndsWith(archive, StringComparison.Ordinal));
+            // A route names its game file with the platform's separator (a backslash on Windows).
+            var entry = cache.ReadIndex().Entries.Single(e => e.Route.Replace('\\', '/').EndsWith(archive, StringComparison.Ordinal));
             var (kind, changed) = Damage(cache, target, entry, random.Next());
             _game.Warnings.Clear();
             var (outcome, finding) = Serve(cache, archive, forged: target == "layout-resealed");

@@ -46,9 +46,18 @@ public sealed partial class ArchiveEmulator
 
     /// <summary>
     /// Packs the emulated archive at <paramref name="route"/> into the merged file cache (one contiguous extent, raw or
-    /// LZ4), so later opens read one blob instead of many files. Needs <see cref="ArchiveEmulatorOptions.CacheFolder"/>.
+    /// LZ4 as <see cref="ArchiveEmulatorOptions.Compression"/> decides), so later opens read one blob instead of many files.
+    /// Needs <see cref="ArchiveEmulatorOptions.CacheFolder"/>.
     /// </summary>
-    public void Merge(string route, ChunkCompression compression = ChunkCompression.Lz4)
+    public void Merge(string route)
+    {
+        if (Cache is null)
+            throw new InvalidOperationException("this emulator has no cache folder (ArchiveEmulatorOptions.CacheFolder)");
+        Merge(route, (_compression ??= CompressionDecision.Make(_options.Compression, Cache.Folder, _options.CodecProbes)).Compression);
+    }
+
+    /// <summary>As <see cref="Merge(string)"/>, stored with <paramref name="compression"/> whatever the options say.</summary>
+    public void Merge(string route, ChunkCompression compression)
     {
         var name = RouteName(route);
         Change(name, RouteChangeReason.Merged, () =>

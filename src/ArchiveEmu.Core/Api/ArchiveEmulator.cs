@@ -27,6 +27,8 @@ public sealed partial class ArchiveEmulator : IDisposable
     private readonly Dictionary<string, IArchiveFormat> _detected = new(StringComparer.Ordinal); // game files' formats
     private readonly FileHandlePool? _pool;
     private readonly bool _verifyContent;
+    private readonly ArchiveEmulatorOptions _options;
+    private CompressionDecision? _compression; // decided at the first Merge, then kept
     private RoutePlan? _modPlan; // the mod folders routed; null when a folder was added or removed, or a route invalidated
     private long _nextId;
     private bool _disposed;
@@ -42,6 +44,7 @@ public sealed partial class ArchiveEmulator : IDisposable
         Cache = options.OpenCache();
         _pool = options.Pool;
         _verifyContent = options.VerifyContent;
+        _options = options;
     }
 
     /// <summary>Full path of the game folder.</summary>

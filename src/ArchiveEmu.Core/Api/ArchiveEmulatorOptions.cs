@@ -18,6 +18,12 @@ public sealed record ArchiveEmulatorOptions
     /// <summary>The pool of open handles virtual files read through; null uses <see cref="FileHandlePool.Shared"/>.</summary>
     public FileHandlePool? Pool { get; init; }
 
+    /// <summary>How <see cref="ArchiveEmulator.Merge(string)"/> stores merged bytes: auto (the default) measures the cache device against LZ4.</summary>
+    public CompressionChoice Compression { get; init; } = CompressionChoice.Auto;
+
+    /// <summary>What auto measures with; null measures this machine (tests give fixed figures).</summary>
+    public CodecProbes? CodecProbes { get; init; }
+
     internal MergedFileCache? OpenCache() =>
         CacheFolder is null ? null : new MergedFileCache(CacheFolder, new CacheOptions(Warn: Warn));
 }

@@ -10,7 +10,7 @@ internal static unsafe partial class LibC
     public const int O_RDONLY = 0, O_DIRECTORY = 0x10000, O_CLOEXEC = 0x80000;
     public const int PROT_READ = 1, MAP_SHARED = 1;
     public const int MADV_RANDOM = 1, MADV_DONTNEED = 4, MADV_HUGEPAGE = 14, MADV_POPULATE_READ = 22;
-    public const int POSIX_FADV_WILLNEED = 3;
+    public const int POSIX_FADV_WILLNEED = 3, POSIX_FADV_DONTNEED = 4;
     public const long SYS_cachestat = 451; // the same number on x86-64 and arm64
 
     /// <summary>struct cachestat_range of cachestat(2).</summary>

@@ -49,8 +49,8 @@ public sealed class MountOptions
     /// <summary>auto, always or never.</summary>
     public string Merge { get; set; } = "auto";
 
-    /// <summary>How archives merged by the mount are stored: lz4 or none (raw), as <c>build --compress</c>.</summary>
-    public string Compression { get; set; } = "lz4";
+    /// <summary>How archives merged by the mount are stored: auto (measured: LZ4 only where the cache device reads slower than it pays), lz4 or none (raw), as <c>build --compress</c>.</summary>
+    public string Compression { get; set; } = "auto";
 
     /// <summary>Most libfuse worker threads serving requests at once.</summary>
     public uint Threads { get; set; } = 16;
@@ -83,7 +83,7 @@ public sealed class MountOptions
     internal static readonly IReadOnlyDictionary<string, string[]> Words = new Dictionary<string, string[]>
     {
         [nameof(Merge)] = ["auto", "always", "never"],
-        [nameof(Compression)] = ["lz4", "none"],
+        [nameof(Compression)] = ["auto", "lz4", "none"],
         [nameof(Fuse)] = ["auto", "kernel", "libfuse"],
     };
 
@@ -94,7 +94,12 @@ public sealed class MountOptions
         _ => MergePolicy.Auto,
     };
 
-    internal ChunkCompression ChunkCompression => Compression == "none" ? ChunkCompression.None : ChunkCompression.Lz4;
+    internal CompressionChoice CompressionChoice => Compression switch
+    {
+        "lz4" => CompressionChoice.Lz4,
+        "none" => CompressionChoice.None,
+        _ => CompressionChoice.Auto,
+    };
 
     /// <summary>Problems that stop the host from starting, one line each.</summary>
     public IReadOnlyList<string> Validate()

@@ -37,7 +37,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
         var game = new EmulatedGame(plan, pool) { Cache = cache };
-        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, options.ChunkCompression, storing, logger);
+        var compression = storing && options.Policy != MergePolicy.Never ? Compression(cache!) : ChunkCompression.None; // nothing merged otherwise
+        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, compression, storing, logger);
         var fs = _fs = new ModdedGameFileSystem(game, pool, builder, logger, options.IgnoreCase);
 
         ModFolderWatcher? watcher = null;
@@ -68,6 +69,14 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe(),
             options.IgnoreCase ? "; names found whatever their case" : "");
         return Task.CompletedTask;
+    }
+
+    /// <summary>The codec of the archives this mount merges, decided once at start (auto probes the cache device unless remembered), and why, logged.</summary>
+    private ChunkCompression Compression(MergedFileCache cache)
+    {
+        var decision = CompressionDecision.Make(options.CompressionChoice, cache.Folder);
+        logger.LogInformation("compression: {Reason}", decision.Reason);
+        return decision.Compression;
     }
 
     /// <summary>

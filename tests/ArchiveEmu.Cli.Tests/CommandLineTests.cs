@@ -80,7 +80,9 @@ public sealed class CommandLineTests
 
     [TestCase("build --game GAME", "Option '--mod' is required")]
     [TestCase("build --game GAME --mod HD --merge sometimes", "--merge takes auto, always or never, not 'sometimes'")]
-    [TestCase("build --game GAME --mod HD --merge --compress zstd", "--compress takes lz4 or none, not 'zstd'")]
+    [TestCase("build --game GAME --mod HD --merge --compress zstd", "--compress takes auto, lz4 or none, not 'zstd'")]
+    [TestCase("build --game GAME --mod HD --merge --compress sometimes", "archiveemu build: --compress takes auto, lz4 or none, not 'sometimes'")]
+    [TestCase("mount --game GAME --mod HD --compress sometimes DIR", "archiveemu mount: --compress takes auto, lz4 or none, not 'sometimes'")]
     [TestCase("build --game GAME --mod HD --max-archive-size 12Q", "--max-archive-size takes a size such as 32M or 1048576, not '12Q'")]
     [TestCase("build --game GAME --mod HD --merge --no-cache", "--merge needs the cache; drop --no-cache")]
     [TestCase("cat --game GAME --mod HD --cache DIR --no-cache data/voice.afs", "--cache and --no-cache contradict each other")]

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using Microsoft.Extensions.Configuration;
 
 namespace ArchiveEmu.Host.Tests;
 
@@ -36,19 +37,41 @@ public sealed class MountOptionsTests
         Assert.That(options.Validate(), Is.EqualTo(new[] { "Fuse takes auto, kernel or libfuse, not 'fast'" }));
     }
 
-    [TestCase("lz4", ChunkCompression.Lz4)]
-    [TestCase("none", ChunkCompression.None)]
-    public void Compression_TheBuildsWords_PickTheChunkCodec(string word, ChunkCompression expected)
+    [TestCase("auto", CompressionChoice.Auto)]
+    [TestCase("lz4", CompressionChoice.Lz4)]
+    [TestCase("none", CompressionChoice.None)]
+    public void Compression_TheBuildsWords_PickTheChoice(string word, CompressionChoice expected)
     {
         var options = new MountOptions { Game = Path.GetTempPath(), MountPoint = "/mnt/x", Compression = word };
-        Assert.That((options.Validate(), options.ChunkCompression), Is.EqualTo((Array.Empty<string>(), expected)));
+        Assert.That((options.Validate(), options.CompressionChoice), Is.EqualTo((Array.Empty<string>(), expected)));
     }
+
+    [Test]
+    public void Compression_ByDefault_IsAuto() => Assert.That(new MountOptions().CompressionChoice, Is.EqualTo(CompressionChoice.Auto));
 
     [Test]
     public void Validate_UnknownCompression_IsNamed()
     {
         var options = new MountOptions { Game = Path.GetTempPath(), MountPoint = "/mnt/x", Compression = "zstd" };
-        Assert.That(options.Validate(), Is.EqualTo(new[] { "Compression takes lz4 or none, not 'zstd'" }));
+        Assert.That(options.Validate(), Is.EqualTo(new[] { "Compression takes auto, lz4 or none, not 'zstd'" }));
+    }
+
+    [Test]
+    public void SettingValues_AMalformedCompression_IsOneLineAsTheOptionSaysIt()
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(new Dictionary<string, string?> { ["ArchiveEmu:Compression"] = "sometimes" }).Build();
+        Assert.That(SettingValues.Problem(configuration), Is.EqualTo("ArchiveEmu:Compression takes auto, lz4 or none, not 'sometimes'"));
+    }
+
+    [TestCase("auto")]
+    [TestCase("lz4")]
+    [TestCase("none")]
+    public void SettingValues_EveryCompressionWord_IsTaken(string word)
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(new Dictionary<string, string?> { ["ArchiveEmu:Compression"] = word }).Build();
+        Assert.That(SettingValues.Problem(configuration), Is.Null);
     }
 
     [Test]

@@ -18,14 +18,15 @@ internal sealed class BuildCommand : ICommand
     private readonly GameArguments _game = new();
     private readonly Option<string> _merge = CliOptions.Word("--merge",
         "Also pack archives into the merged file cache: auto (bare --merge) picks small ones; without it, never", ["auto", "always", "never"], bare: "auto");
-    private readonly Option<string> _compress = CliOptions.Word("--compress", "How merged archives are stored (default: lz4)", ["lz4", "none"]);
+    private readonly Option<string> _compress = CliOptions.Word("--compress",
+        "How merged archives are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster", ["auto", "lz4", "none"]);
     private readonly Option<long?> _maxArchiveSize = Sizes.Option("--max-archive-size", "With auto, merge archives up to this size, such as 32M (default: 32M)");
     private readonly Option<long?> _maxInjectedSize = Sizes.Option("--max-injected-size", "With auto, merge archives whose injected files are all up to this size (default: 1M)");
     private readonly Option<bool> _json = new("--json") { Description = "Write the report as JSON on stdout" };
 
     public string Name => "build";
     public string Usage => "archiveemu build --game DIR --mod DIR [--mod DIR…] [--merge [auto|always|never]] [--cache DIR | --no-cache] "
-        + "[--compress lz4|none] [--verify-content] [--max-archive-size N] [--max-injected-size N] [--json]";
+        + "[--compress auto|lz4|none] [--verify-content] [--max-archive-size N] [--max-injected-size N] [--json]";
 
     public Command Define(CliConsole console)
     {
@@ -40,7 +41,6 @@ internal sealed class BuildCommand : ICommand
     private int Run(ParseResult parse, CliConsole console)
     {
         var policy = ParsePolicy(parse.GetValue(_merge));
-        var compression = parse.GetValue(_compress) == "none" ? ChunkCompression.None : ChunkCompression.Lz4;
         var thresholds = new MergeThresholds(
             parse.GetValue(_maxArchiveSize) ?? MergeThresholds.Default.MaxArchiveBytes,
             parse.GetValue(_maxInjectedSize) ?? MergeThresholds.Default.MaxInjectedFileBytes);
@@ -50,6 +50,10 @@ internal sealed class BuildCommand : ICommand
         var game = _game.Resolve(parse, console, warnings);
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
+        // Decided once per build, for the cache folder: only when something may be merged (auto probes the device).
+        var compression = game.Cache is { } folder && policy != MergePolicy.Never
+            ? CompressionDecision.Make(ParseCompression(parse.GetValue(_compress)), folder.Folder)
+            : null;
         double routeMs = clock.Elapsed.TotalMilliseconds;
 
         var reports = new List<BuildReport.Archive>();
@@ -58,14 +62,14 @@ internal sealed class BuildCommand : ICommand
         {
             try
             {
-                reports.Add(BuildOne(game, route, policy, thresholds, compression, console)); // its warning reaches warnings through game.Warn
+                reports.Add(BuildOne(game, route, policy, thresholds, compression?.Compression ?? ChunkCompression.None, console)); // its warning reaches warnings through game.Warn
             }
             catch (Exception e) when (e is ArchiveFormatException or InvalidDataException) // one archive: the others are still built and reported
             {
                 failures.Add(new BuildReport.Failure(route, UsageErrors.OneLine(e.Message), HintFor(route)));
             }
         }
-        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, failures, warnings);
+        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, compression, failures, warnings);
         if (parse.GetValue(_json))
             summary.WriteJson(console.Out);
         else
@@ -97,6 +101,14 @@ internal sealed class BuildCommand : ICommand
         "auto" => MergePolicy.Auto,
         "always" => MergePolicy.Always,
         _ => MergePolicy.Never, // without --merge, build emulates (and still caches layouts)
+    };
+
+    /// <summary>The choice of a checked <c>--compress</c> value (null: the option was not given, auto).</summary>
+    private static CompressionChoice ParseCompression(string? value) => value switch
+    {
+        "lz4" => CompressionChoice.Lz4,
+        "none" => CompressionChoice.None,
+        _ => CompressionChoice.Auto,
     };
 
     private static BuildReport.Archive BuildOne(EmulatedGame game, ArchiveRoute route, MergePolicy policy, MergeThresholds thresholds,

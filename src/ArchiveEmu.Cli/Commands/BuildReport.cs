@@ -7,7 +7,7 @@ namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>What <c>build</c> prints: per archive details, then a summary table; or one JSON document.</summary>
 internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.Archive> archives, double routeMs, StorageKind storage, MergePolicy policy,
-    IReadOnlyList<BuildReport.Failure> failures, IReadOnlyList<string> warnings)
+    CompressionDecision? compression, IReadOnlyList<BuildReport.Failure> failures, IReadOnlyList<string> warnings)
 {
     /// <summary>An archive that could not be built (a damaged original, a mod's change it refuses): reported, and the build goes on.</summary>
     public sealed record Failure(ArchiveRoute Route, string Error, string Hint)
@@ -29,6 +29,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         o.WriteLine($"routes resolved in {routeMs:F1} ms: {plan.Archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
         if (game.Cache is { } cache)
             o.WriteLine($"cache {cache.Folder}; storage under the game folder: {storage.Describe()}");
+        if (compression is not null)
+            o.WriteLine($"compression {compression.Reason}");
         foreach (var r in archives)
         {
             o.WriteLine($"{r.Route.RelativePath}  ({r.Route.Format.Name})");
@@ -83,6 +85,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             route_ms = routeMs,
             cache = game.Cache?.Folder,
             storage = new { device = storage.Device, rotational = storage.IsRotational },
+            compression = compression is null ? null : new { codec = compression.Codec, reason = compression.Reason },
             archives = archives.Select(r => new
             {
                 path = r.Route.RelativePath,

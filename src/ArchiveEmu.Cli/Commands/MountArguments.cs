@@ -11,7 +11,9 @@ internal sealed class MountArguments
     private readonly GameArguments _game = new();
     private readonly Option<string> _merge = CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
         ["auto", "always", "never"]);
-    private readonly Option<string> _compress = CliOptions.Word("--compress", "How archives the mount merges are stored (default: lz4)", ["lz4", "none"]);
+    private readonly Option<string> _compress = CliOptions.Word("--compress",
+        "How archives the mount merges are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster",
+        ["auto", "lz4", "none"]);
     private readonly Option<bool> _ignoreCase = new("--ignore-case")
     {
         Description = "Find a path whatever the letter case asked, as Windows does (for games under Wine/Proton)",
@@ -21,7 +23,7 @@ internal sealed class MountArguments
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
     public const string Usage = "--game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge auto|always|never] "
-        + "[--compress lz4|none] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
+        + "[--compress auto|lz4|none] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
     public Option<string> Game => _game.Game;
 

@@ -226,4 +226,15 @@ public sealed class ArchiveEmulatorTests
         }
         Assert.That(warnings, Is.Empty);
     }
+
+    [TestCase(100, "lz4")]
+    [TestCase(5000, "none")]
+    public void Merge_WithAutoCompression_StoresTheCodecTheMeasuredFiguresPick(double deviceMbps, string stored)
+    {
+        var probes = new CodecProbes { ReadMbps = _ => deviceMbps, Lz4 = () => new Lz4Speed(2500, 0.6) };
+        using var emulator = new ArchiveEmulator(_game.Game, new ArchiveEmulatorOptions { CacheFolder = _game["cache"], CodecProbes = probes });
+        emulator.AddModFolder(_game.Mod);
+        emulator.Merge(Afs);
+        Assert.That(emulator.Cache!.Entries().Select(e => e.Merged?.Compression), Has.Some.EqualTo(stored));
+    }
 }

@@ -57,6 +57,16 @@ public sealed class CompressionDecisionTests
     }
 
     [Test]
+    public void Auto_OnAReadOnlyCacheFolder_TheRealProbeFails_AndRawIsStoredWithTheReason()
+    {
+        Directory.CreateDirectory(_dir["cache"]);
+        using var readOnly = ReadOnlyBindMount.Over(_dir["cache"]);
+        var decision = CompressionDecision.Make(CompressionChoice.Auto, _dir["cache"], CodecProbes.Default with { Lz4 = () => Decode2500 });
+        Assert.That(decision, Is.EqualTo(new CompressionDecision(ChunkCompression.None,
+            $"cache device speed not measured ({_dir["cache"]} is on a read-only file system): raw, the default when unmeasured")));
+    }
+
+    [Test]
     public void Auto_ASecondTime_ReusesTheRememberedSpeedWithoutProbing()
     {
         int probes = 0;

@@ -64,7 +64,7 @@ public sealed record Lz4Speed(double DecodeMbps, double Ratio)
             BinaryPrimitives.WriteUInt16LittleEndian(block, Rgb565(v + spread));
             BinaryPrimitives.WriteUInt16LittleEndian(block[2..], Rgb565(v - spread));
             uint pattern = ((rng >> 8) & 3) switch { 0 => 0x00550AAFu, 1 => 0xFFAA5500u, 2 => 0x1B1B1B1Bu, _ => 0xE4E4E4E4u };
-            BinaryPrimitives.WriteUInt32LittleEndian(block[4..], pattern ^ (uint)(rng >> 32) & 0x0101_0101u * (uint)((rng >> 10) & 3));
+            BinaryPrimitives.WriteUInt32LittleEndian(block[4..], pattern ^ (uint)(rng >> 32) & 0x0505_0505u * (uint)((rng >> 10) & 3));
         }
         return data;
     }

@@ -17,7 +17,7 @@ internal static class DeviceReadProbe
     public static double Measure(string folder)
     {
         if (!OperatingSystem.IsLinux())
-            throw new PlatformNotSupportedException("reading past the page cache is done on Linux only (posix_fadvise)");
+            throw new PlatformNotSupportedException("reading past the page cache needs Linux's posix_fadvise");
         PrivateFiles.CreateFolder(folder);
         var options = new FileStreamOptions
         {

@@ -38,7 +38,7 @@ internal sealed class ArchiveChanges
     /// </summary>
     public void AddMod(string modRoot, string modName, string archiveFolder, string rule = ModRules.Mirror)
     {
-        foreach (var file in FilesBelow(modRoot, archiveFolder))
+        foreach (var file in GamePaths.FilesInside(modRoot, archiveFolder))
             AddPath(modRoot, modName, Path.GetRelativePath(archiveFolder, file).Replace(Path.DirectorySeparatorChar, '/'), file, rule, int.MaxValue);
     }
 
@@ -116,20 +116,6 @@ internal sealed class ArchiveChanges
             .Concat(nested.SelectMany(n => n.Route.Conflicts)).ToArray();
         return new ArchiveRoute(RelativePath, GamePath, Format, new ArchivePatch(_changes.Values.Where(c => c.Whole is not null).Select(c => c.Whole!)),
             conflicts, Slice) { Nested = nested };
-    }
-
-    private static IEnumerable<string> FilesBelow(string modRoot, string folder)
-    {
-        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, folder))
-        {
-            if (isFolder)
-            {
-                foreach (var file in FilesBelow(modRoot, path))
-                    yield return file;
-            }
-            else
-                yield return path;
-        }
     }
 
     /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>

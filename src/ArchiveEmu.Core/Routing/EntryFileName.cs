@@ -45,13 +45,26 @@ internal static class EntryFileName
     /// <summary>Whether a file name addresses an entry of an index format (<c>7.dds</c>, <c>0007.dds</c>, <c>7_hero.dds</c>, <c>42</c>).</summary>
     public static bool IsIndexName(string fileName) => IndexDigits(fileName) > 0;
 
+    /// <summary>
+    /// FileEmulationFramework's index for <c>FEmulator/AFS</c> and <c>AWB</c>: the decimal digits that start the name, whatever
+    /// follows them (5.adx, 5_name.adx, 0005.adx, 5name.adx); null when none or too many.
+    /// </summary>
+    public static int? FefIndex(string fileName) => LeadingDigits(fileName) is var digits and > 0 and <= 9
+        ? int.Parse(fileName.AsSpan(0, digits), NumberStyles.None, CultureInfo.InvariantCulture) : null;
+
     /// <summary>How many decimal digits start the name, if 1 to 9 ended by '.', '_' or the end of the name; else 0.</summary>
     private static int IndexDigits(string name)
+    {
+        int digits = LeadingDigits(name);
+        bool endsWell = digits == name.Length || name[digits] is '.' or '_';
+        return digits is > 0 and <= 9 && endsWell ? digits : 0;
+    }
+
+    private static int LeadingDigits(string name)
     {
         int digits = 0;
         while (digits < name.Length && char.IsAsciiDigit(name[digits]))
             digits++;
-        bool endsWell = digits == name.Length || name[digits] is '.' or '_';
-        return digits is > 0 and <= 9 && endsWell ? digits : 0;
+        return digits;
     }
 }

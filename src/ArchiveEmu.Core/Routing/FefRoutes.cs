@@ -72,7 +72,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         }
         foreach (var file in files)
         {
-            if (LeadingIndex(Path.GetFileName(file)) is not { } index)
+            if (EntryFileName.FefIndex(Path.GetFileName(file)) is not { } index)
             {
                 warnings.Add($"{file}: name does not start with an entry index (FEF: 5.adx, 5_name.adx), so FEF and ArchiveEmu leave it out");
                 continue;
@@ -89,7 +89,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     private void AddNamed(string modRoot, string modName, Emulator emulator, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
         var unmatched = new SortedSet<string>(StringComparer.Ordinal);
-        foreach (var file in FilesBelow(modRoot, emulator.Folder))
+        foreach (var file in GamePaths.FilesInside(modRoot, emulator.Folder))
         {
             var parts = RouteOf(emulator, file).Split('/');
             bool placed = false;
@@ -147,7 +147,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     {
         if (!_formats.TryGetValue(relative, out var format))
             _formats[relative] = format = slices.TryGetValue(relative, out var slice) ? slice
-                : GamePaths.FileExists(Path.Combine(gameRoot, relative)) ? detect(Path.Combine(gameRoot, relative)) : null;
+                : GamePaths.Full(gameRoot, relative) is var full && GamePaths.FileExists(full) ? detect(full) : null;
         return format;
     }
 
@@ -164,7 +164,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     /// </summary>
     private IEnumerable<string> ListGame(string relative, HashSet<string> seen)
     {
-        var full = relative.Length == 0 ? gameRoot : Path.Combine(gameRoot, relative);
+        var full = GamePaths.Full(gameRoot, relative);
         if (!seen.Add(GamePaths.RealPath(full)))
             yield break;
         (string Name, bool IsFolder)[] names;
@@ -190,27 +190,6 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
             }
             else
                 yield return child;
-        }
-    }
-
-    /// <summary>FEF's index: the decimal digits that start the name (5.adx, 5_name.adx, 0005.adx, 5name.adx); null when none or too many.</summary>
-    internal static int? LeadingIndex(string fileName)
-    {
-        int digits = 0;
-        while (digits < fileName.Length && char.IsAsciiDigit(fileName[digits]))
-            digits++;
-        return digits is > 0 and <= 9 ? int.Parse(fileName.AsSpan(0, digits), System.Globalization.CultureInfo.InvariantCulture) : null;
-    }
-
-    private static IEnumerable<string> FilesBelow(string modRoot, string folder)
-    {
-        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, folder))
-        {
-            if (!isFolder)
-                yield return path;
-            else
-                foreach (var file in FilesBelow(modRoot, path))
-                    yield return file;
         }
     }
 }

@@ -74,6 +74,19 @@ internal static class GamePaths
         }
     }
 
+    /// <summary>Every file below <paramref name="folder"/> (inside <paramref name="root"/>, a mod), folders walked in ordinal order.</summary>
+    public static IEnumerable<string> FilesInside(string root, string folder)
+    {
+        foreach (var (path, isFolder) in EntriesInside(root, folder))
+        {
+            if (!isFolder)
+                yield return path;
+            else
+                foreach (var file in FilesInside(root, path))
+                    yield return file;
+        }
+    }
+
     /// <summary>The path with every symlink along it resolved (as far as it exists).</summary>
     public static string RealPath(string path) => RealPath(path, depth: 0);
 

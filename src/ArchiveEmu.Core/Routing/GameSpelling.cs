@@ -26,7 +26,7 @@ internal sealed class GameSpelling(string gameRoot, IEnumerable<string> sliceRou
 
         if (folder.Game is null) // a folder that cannot be listed (no read permission) still opens names spelled exactly
         {
-            if (Path.Exists(Path.Combine(gameRoot, Join(parent, name))))
+            if (Path.Exists(GamePaths.Full(gameRoot, Join(parent, name))))
                 return (Join(parent, name), true);
         }
         else if (folder.Game.TryGetValue(name, out var spellings))
@@ -59,7 +59,7 @@ internal sealed class GameSpelling(string gameRoot, IEnumerable<string> sliceRou
 
     private IEnumerable<string> List(string relative)
     {
-        var full = relative.Length == 0 ? gameRoot : Path.Combine(gameRoot, relative);
+        var full = GamePaths.Full(gameRoot, relative);
         if (Directory.Exists(full))
             return new System.IO.Enumeration.FileSystemEnumerable<string>(full, static (ref System.IO.Enumeration.FileSystemEntry e) => e.FileName.ToString(),
                 new EnumerationOptions { AttributesToSkip = 0, IgnoreInaccessible = false });

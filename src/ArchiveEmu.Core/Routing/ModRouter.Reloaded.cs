@@ -26,7 +26,7 @@ public sealed partial class ModRouter
         /// <summary>The changes to a game archive (or a slice) an FEF route matched, created on first use.</summary>
         private ArchiveChanges GameArchive(string relative, IArchiveFormat format) =>
             router._slices.TryGetValue(relative, out var slice)
-                ? ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, slice.Source))
+                ? SliceArchive(relative, slice)
                 : ArchiveFor(relative, () => new ArchiveChanges(relative, GamePaths.Full(router._game, relative), format));
     }
 }

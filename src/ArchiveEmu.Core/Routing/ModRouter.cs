@@ -97,11 +97,12 @@ public sealed partial class ModRouter
         {
             var slices = router._slices;
             string gamePath = GamePaths.Full(router._game, childRelative);
+            bool gameFile = inGame && File.Exists(gamePath); // through the game's symlinks, wherever they lead
             if (slices.TryGetValue(childRelative, out var slice))
-                ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, slice.Source.Path, slice.Format, slice.Source)).AddMod(_modRoot, _modName, path, _rule);
-            else if (inGame && File.Exists(gamePath) && slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))
+                SliceArchive(childRelative, slice).AddMod(_modRoot, _modName, path, _rule);
+            else if (gameFile && slices.Keys.Any(k => k.StartsWith(childRelative + "/", StringComparison.Ordinal)))
                 Folder(path, childRelative, inGame, warned); // a container: the archives inside it are routes of their own
-            else if (inGame && File.Exists(gamePath)) // through the game's symlinks, wherever they lead
+            else if (gameFile)
             {
                 if (GamePaths.DanglingLink(gamePath) is { Length: > 0 } nowhere)
                     throw new FileNotFoundException($"{gamePath}{nowhere}: mod folder {path} targets it", gamePath);
@@ -121,6 +122,10 @@ public sealed partial class ModRouter
                     + "(they differ only in letter case); the mod is ambiguous, keep one of them");
             Overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), _modName) { Rule = _rule }, _modName, _rule);
         }
+
+        /// <summary>The changes to an archive stored inside another game file (a slice), created on first use.</summary>
+        private ArchiveChanges SliceArchive(string relative, (ArchiveSource Source, IArchiveFormat Format) slice) =>
+            ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, slice.Source));
 
         private ArchiveChanges ArchiveFor(string relative, Func<ArchiveChanges> create)
         {

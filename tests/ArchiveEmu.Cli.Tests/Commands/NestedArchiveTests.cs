@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Cli.Tests.Commands;
@@ -77,7 +76,7 @@ public sealed class NestedArchiveTests
         var members = PakIndependentReader.Read(outer, "V2");
         Assert.That(members.Select(m => m.Name), Is.EqualTo(new[] { "init/loading.arc", "init/other.bin" }));
         Assert.That(members[1].Sha256, Is.EqualTo(AfsIndependentReader.Sha256(TestData.Random(3, 500))));
-        var inner = _dir.Write("fef-inner.pak", Members(File.ReadAllBytes(outer))[0].Bytes);
+        var inner = _dir.Write("fef-inner.pak", PakV2Records.Members(File.ReadAllBytes(outer))[0].Bytes);
         Assert.That(AfsIndependentReader.Sha256(File.ReadAllBytes(inner)), Is.EqualTo(members[0].Sha256));
         Assert.That(PakIndependentReader.Read(inner, "V2").Select(m => (m.Name, m.Sha256)), Is.EqualTo(new[]
         {
@@ -121,23 +120,7 @@ public sealed class NestedArchiveTests
         return File.ReadAllBytes(output);
     }
 
-    // The inner PAK's members, cut out by a walk of V2 records written here from the format facts (count, then 32-byte
-    // name, s32 size, data), which must cover each PAK exactly.
+    // The inner PAK's members, by a walk of V2 records (PakV2Records) that must cover each PAK exactly.
     private static List<(string Name, byte[] Bytes)> InnerMembers(byte[] outer) =>
-        Members(Members(outer).Single(m => m.Name == "init/loading.arc").Bytes);
-
-    private static List<(string Name, byte[] Bytes)> Members(byte[] pak)
-    {
-        var members = new List<(string, byte[])>();
-        int count = BinaryPrimitives.ReadInt32LittleEndian(pak), at = 4;
-        for (int i = 0; i < count; i++)
-        {
-            var name = System.Text.Encoding.ASCII.GetString(pak.AsSpan(at, 32)).TrimEnd('\0');
-            int size = BinaryPrimitives.ReadInt32LittleEndian(pak.AsSpan(at + 32));
-            members.Add((name, pak.AsSpan(at + 36, size).ToArray()));
-            at += 36 + size;
-        }
-        Assert.That(at, Is.EqualTo(pak.Length), "bytes after the last record");
-        return members;
-    }
+        PakV2Records.Members(PakV2Records.Members(outer).Single(m => m.Name == "init/loading.arc").Bytes);
 }

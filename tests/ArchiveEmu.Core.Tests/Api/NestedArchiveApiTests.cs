@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.TestSupport;
 
@@ -32,8 +31,8 @@ public sealed class NestedArchiveApiTests
         using var emulator = new ArchiveEmulator(_dir["game"]);
         emulator.AddModFolder(_dir["mod"]);
         Assert.That(emulator.Routes, Is.EqualTo(new[] { "data/init.pak" }));
-        var outer = Members(Read(emulator, "data/init.pak"));
-        Assert.That(Members(outer[0].Bytes), Is.EqualTo(new[] { ("x", TestData.Random(4, 120)), ("y", TestData.Random(2, 100)) }));
+        var outer = PakV2Records.Members(Read(emulator, "data/init.pak"));
+        Assert.That(PakV2Records.Members(outer[0].Bytes), Is.EqualTo(new[] { ("x", TestData.Random(4, 120)), ("y", TestData.Random(2, 100)) }));
         Assert.That(outer[1].Bytes, Is.EqualTo(TestData.Random(3, 50)));
         Assert.That(emulator.Describe("data/init.pak").Select(e => (e.Name, e.State, e.Origin)),
             Is.EqualTo(new[] { ("in.pak", EntryState.Replaced, "nested (mod)"), ("z", EntryState.Original, "original") }));
@@ -45,7 +44,7 @@ public sealed class NestedArchiveApiTests
         using var emulator = new ArchiveEmulator(_dir["game"]);
         emulator.AddModFolder(_dir["mod"]);
         emulator.AddBytes("data/init.pak", EntryKey.ByName("in.pak"), TestData.Random(5, 77), "loader");
-        Assert.That(Members(Read(emulator, "data/init.pak"))[0].Bytes, Is.EqualTo(TestData.Random(5, 77)));
+        Assert.That(PakV2Records.Members(Read(emulator, "data/init.pak"))[0].Bytes, Is.EqualTo(TestData.Random(5, 77)));
         Assert.That(emulator.Describe("data/init.pak")[0].Origin, Is.EqualTo("loader"));
     }
 
@@ -58,7 +57,7 @@ public sealed class NestedArchiveApiTests
         using var emulator = new ArchiveEmulator(_dir["game"]);
         emulator.AddArchiveSlice("data/bundle.bin/inner.pak", container, 64, inner.Length);
         emulator.AddModFolder(_dir["mod"]);
-        var deep = Members(Members(Read(emulator, "data/bundle.bin/inner.pak")).Single().Bytes);
+        var deep = PakV2Records.Members(PakV2Records.Members(Read(emulator, "data/bundle.bin/inner.pak")).Single().Bytes);
         Assert.That(deep, Is.EqualTo(new[] { ("w", TestData.Random(7, 11)) }));
     }
 
@@ -68,21 +67,5 @@ public sealed class NestedArchiveApiTests
         var bytes = new byte[file.Length];
         file.ReadExactly(0, bytes);
         return bytes;
-    }
-
-    // A V2 PAK's members, cut out by a walk of its records (count, then 32-byte name, s32 size, data) that must cover it exactly.
-    private static List<(string Name, byte[] Bytes)> Members(byte[] pak)
-    {
-        var members = new List<(string, byte[])>();
-        int count = BinaryPrimitives.ReadInt32LittleEndian(pak), at = 4;
-        for (int i = 0; i < count; i++)
-        {
-            var name = System.Text.Encoding.ASCII.GetString(pak.AsSpan(at, 32)).TrimEnd('\0');
-            int size = BinaryPrimitives.ReadInt32LittleEndian(pak.AsSpan(at + 32));
-            members.Add((name, pak.AsSpan(at + 36, size).ToArray()));
-            at += 36 + size;
-        }
-        Assert.That(at, Is.EqualTo(pak.Length), "bytes after the last record");
-        return members;
     }
 }

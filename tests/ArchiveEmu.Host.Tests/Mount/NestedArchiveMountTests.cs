@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Host.Tests.Mount;
@@ -56,21 +55,6 @@ public sealed class NestedArchiveMountTests(string fuse, string merge)
         Assert.That(mounted, Is.EqualTo(_game.Cat(Outer)));
     }
 
-    // The inner PAK's members, cut out by a walk of V2 records (count, then 32-byte name, s32 size, data) that must cover each PAK exactly.
-    private static List<(string Name, byte[] Bytes)> Inner(byte[] outer) => Members(Members(outer).Single(m => m.Name == "init/loading.arc").Bytes);
-
-    private static List<(string Name, byte[] Bytes)> Members(byte[] pak)
-    {
-        var members = new List<(string, byte[])>();
-        int count = BinaryPrimitives.ReadInt32LittleEndian(pak), at = 4;
-        for (int i = 0; i < count; i++)
-        {
-            var name = System.Text.Encoding.ASCII.GetString(pak.AsSpan(at, 32)).TrimEnd('\0');
-            int size = BinaryPrimitives.ReadInt32LittleEndian(pak.AsSpan(at + 32));
-            members.Add((name, pak.AsSpan(at + 36, size).ToArray()));
-            at += 36 + size;
-        }
-        Assert.That(at, Is.EqualTo(pak.Length), "bytes after the last record");
-        return members;
-    }
+    // The inner PAK's members, by a walk of V2 records (PakV2Records) that must cover each PAK exactly.
+    private static List<(string Name, byte[] Bytes)> Inner(byte[] outer) => PakV2Records.Members(PakV2Records.Members(outer).Single(m => m.Name == "init/loading.arc").Bytes);
 }

@@ -13,7 +13,7 @@ internal sealed record ReadPath(string Name, Func<BenchFile> Open, bool Parallel
     IDisposable? Owned = null)
 {
     public const string Solid = "solid";
-    public const int ParallelReaders = 4;
+    public static readonly int ParallelReaders = Environment.ProcessorCount; // one reader per core: more only queue for them
 
     /// <summary>
     /// solid, emulated, emulated-parallel, merged, merged-lz4 over <paramref name="files"/>; and the "-kept" paths,

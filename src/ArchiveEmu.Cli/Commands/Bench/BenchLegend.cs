@@ -34,7 +34,6 @@ internal static class BenchLegend
     [
         (ReadPath.Solid, "the original: one plain file with the modded archive's bytes (what a repack gives); every ratio is against it"),
         ("emulated", "ArchiveEmu serving the archive from the game's original and the mod's loose files, opened fresh every run"),
-        ("emulated-parallel", $"emulated, read by {ReadPath.ParallelReaders} concurrent readers (does parallelism hide many files?); no random reads"),
         ("emulated-kept / merged-kept", "-kept: opened once and kept across runs, as the mount host keeps an open file"),
         ("merged", "the emulated bytes stored once in the merged cache (build --merge), raw, opened fresh every run"),
         ("merged-lz4", "the same stored as LZ4 chunks: fewer bytes from the disk, CPU spent decoding"),

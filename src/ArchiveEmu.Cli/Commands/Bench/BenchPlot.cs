@@ -49,7 +49,7 @@ internal sealed class BenchPlot(MachineInfo machine, BenchOptions options, IRead
         svg.Text(16, 62, 11, SvgCanvas.Fit($"{machine.DirStorage}; {options.Runs} runs per path, interleaved{Scaled}", Width - 32, 11), ("fill", "#444444"));
         DrawPanel(svg, new Panel("whole-archive", "Whole-archive read (MB/s ÷ solid's in the same run)", BarsOf(p => p.WholeRatioToSolid)),
             TitleHeight);
-        var random = BarsOf(p => p.Path.Parallel ? [] : p.RandomRatioToSolid);
+        var random = BarsOf(p => p.RandomRatioToSolid);
         DrawPanel(svg, new Panel("random-4k", $"4 KiB random reads, {options.RandomReads} per run (÷ solid's){NoneBy(random)}", random),
             TitleHeight + PanelHeight + PanelGap);
         DrawLegend(svg, TitleHeight + HeadingHeight);
@@ -65,7 +65,7 @@ internal sealed class BenchPlot(MachineInfo machine, BenchOptions options, IRead
         _paths.Where(path => bars.All(b => b.Path != path)).ToList() is { Count: > 0 } none
             ? $"; {string.Join(", ", none)} {(none.Count == 1 ? "makes" : "make")} none" : "";
 
-    // A path without runs (the parallel ones make no random reads) gets no bar: a zero would read as "infinitely slow".
+    // A path without finite runs gets no bar: a zero would read as "infinitely slow".
     private List<Bar> BarsOf(Func<PathMeasurements, IReadOnlyCollection<double>> runs) =>
     [
         .. scenarios.SelectMany((s, group) => s.Paths

@@ -52,8 +52,7 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
         foreach (var p in s.Paths)
         {
             var whole = Samples.Of(p.WholeMbps);
-            string random = p.Path.Parallel ? $"{"-",14} {"-",7} {"-",6}"
-                : $"{Samples.MedianOf(p.RandomMbps),14:F1} {Samples.MedianOf(p.RandomRatioToSolid),7:F2} {p.RandomTrace?.Reads,6}";
+            string random = $"{Samples.MedianOf(p.RandomMbps),14:F1} {Samples.MedianOf(p.RandomRatioToSolid),7:F2} {p.RandomTrace?.Reads,6}";
             var ratio = Samples.Of(p.WholeRatioToSolid);
             o.WriteLine($"  {p.Name,-20} {whole.Median,8:F0} {whole.Min,8:F0} {whole.Max,8:F0} {ratio.Median,7:F2} {ratio.Range(),10} "
                 + $"{p.Opens,6} {p.WholeTrace?.Reads,6} {p.WholeTrace?.Pieces,7} {Samples.MedianOf(p.OpenMs),8:F1} {(p.PeakRssDelta ?? 0) / 1048576.0,9:F1}  |  {random}");
@@ -61,7 +60,7 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
         o.WriteLine($"  {EstimateNote};");
         o.WriteLine($"  {EstimateLimit}:");
         o.WriteLine($"  {"estimate, not measured",-22} " + string.Join(" ", DeviceModel.Article.Select(d => $"{d.Name + " MB/s",10} {"xsolid",7}")));
-        foreach (var p in s.Paths.Where(p => !p.Path.Parallel))
+        foreach (var p in s.Paths)
             o.WriteLine($"  {p.Name + " estimate",-22} " + string.Join(" ", DeviceModel.Article.Select(d => s.Estimate(p, d) is { } e ? $"{e.Mbps,10:F0} {e.Ratio,7:F2}" : "")));
         o.WriteLine("  build paths: one-time costs, paid when the mods change, not per read:");
         o.WriteLine($"  {"one-time build",-20} {"ms",8} {"min",8} {"max",8} {"MB/s",8} {"speed vs repack",16}");
@@ -123,7 +122,6 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
         ratio_to_solid = Samples.MedianOf(p.WholeRatioToSolid),
         opens = p.Opens,
         reads = p.WholeTrace?.Reads,
-        parallel_readers = p.Path.Parallel ? ReadPath.ParallelReaders : (int?)null,
         runs_mbps = p.WholeMbps,
         runs_ratio_to_solid = p.WholeRatioToSolid,
         bytes_read = p.WholeTrace?.Bytes,
@@ -133,7 +131,7 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
         open_ms = Samples.Of(p.OpenMs),
         peak_rss_delta_bytes = p.PeakRssDelta,
         compression_ratio = p.Path.CompressionRatio,
-        random_4k = p.Path.Parallel ? null : new
+        random_4k = new
         {
             mbps = Samples.Of(p.RandomMbps),
             ratio_to_solid = Samples.MedianOf(p.RandomRatioToSolid),
@@ -142,7 +140,7 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
             reads = p.RandomTrace?.Reads,
             bytes_read = p.RandomTrace?.Bytes,
         },
-        device_estimate = p.Path.Parallel ? null : DeviceModel.Article.ToDictionary(d => d.Name, d => s.Estimate(p, d) is { } e
+        device_estimate = DeviceModel.Article.ToDictionary(d => d.Name, d => s.Estimate(p, d) is { } e
             ? new { mbps = e.Mbps, ratio_to_solid = e.Ratio } : null),
     };
 }

@@ -21,7 +21,6 @@ internal static class BriefReport
     private static string Ratios(ScenarioResult s, PathMeasurements p)
     {
         var whole = Samples.Of(p.WholeRatioToSolid);
-        string random = p.Path.Parallel ? "4K -" : $"4K {Samples.MedianOf(p.RandomRatioToSolid):F2}x";
-        return $"{s.Scenario.Name} {whole.Median:F2}x ({whole.Range()}), {random,-8}";
+        return $"{s.Scenario.Name} {whole.Median:F2}x ({whole.Range()}), 4K {Samples.MedianOf(p.RandomRatioToSolid):F2}x";
     }
 }

@@ -15,7 +15,7 @@ internal sealed class PathMeasurements(ReadPath path)
     /// <summary>Files opened by one whole-archive read (the same every run).</summary>
     public long Opens { get; set; }
 
-    /// <summary>Read syscalls and bytes one whole-archive read made, counted by the kernel (null for parallel paths or off Linux).</summary>
+    /// <summary>Read syscalls and bytes one whole-archive read made, counted by the kernel (null off Linux).</summary>
     public ProcessCounters.ThreadIo? WholeIo { get; set; }
 
     /// <summary>The largest rise of resident memory during any run of this path.</summary>

@@ -5,18 +5,15 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Cli.Commands.Bench;
 
 /// <summary>
-/// One way of getting a scenario's emulated bytes. <see cref="Parallel"/> paths read the whole archive in
-/// several concurrent pieces (does parallelism hide the cost of many files?) and skip the random reads.
+/// One way of getting a scenario's emulated bytes, read by one thread (docs/DESIGN.md, "Bench: one reader per path").
 /// <see cref="Owned"/> is what the path keeps open across runs, disposed when the scenario ends.
 /// </summary>
-internal sealed record ReadPath(string Name, Func<BenchFile> Open, bool Parallel = false, double? CompressionRatio = null,
-    IDisposable? Owned = null)
+internal sealed record ReadPath(string Name, Func<BenchFile> Open, double? CompressionRatio = null, IDisposable? Owned = null)
 {
     public const string Solid = "solid";
-    public static readonly int ParallelReaders = Environment.ProcessorCount; // one reader per core: more only queue for them
 
     /// <summary>
-    /// solid, emulated, emulated-parallel, merged, merged-lz4 over <paramref name="files"/>; and the "-kept" paths,
+    /// solid, emulated, merged, merged-lz4 over <paramref name="files"/>; and the "-kept" paths,
     /// whose virtual file is opened once and kept across runs as the mount host keeps it (handles stay open,
     /// merged chunks stay hash-checked).
     /// </summary>
@@ -31,7 +28,6 @@ internal sealed record ReadPath(string Name, Func<BenchFile> Open, bool Parallel
         [
             new(Solid, () => new SolidBenchFile(files.SolidPath)),
             new("emulated", emulated),
-            new("emulated-parallel", Emulated(files), Parallel: true),
             new("emulated-kept", emulatedKept.Open, Owned: emulatedKept),
             new("merged", merged),
             new("merged-kept", mergedKept.Open, Owned: mergedKept),

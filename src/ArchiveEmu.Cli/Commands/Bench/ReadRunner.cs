@@ -15,7 +15,6 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
     private readonly byte[] _block = new byte[options.BlockSize];
     private readonly byte[] _small = new byte[BenchOptions.RandomReadSize];
     private readonly long[] _randomOffsets = RandomOffsets(files.Length, options.RandomReads);
-    private byte[]? _wholeTarget; // the parallel readers' destination, kept across runs
 
     public IReadOnlyList<PathMeasurements> Run(IReadOnlyList<ReadPath> paths)
     {
@@ -30,7 +29,7 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
                 status($"{files.Scenario.Name}: run {run + 1}/{options.Runs}, whole read, {r.Name}");
                 MeasureWhole(r, first: run == 0);
             }
-            foreach (var r in order.Where(r => !r.Path.Parallel))
+            foreach (var r in order)
             {
                 status($"{files.Scenario.Name}: run {run + 1}/{options.Runs}, random reads, {r.Name}");
                 MeasureRandom(r, first: run == 0);
@@ -38,8 +37,7 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
             foreach (var r in results)
             {
                 r.WholeRatioToSolid.Add(r.WholeMbps[^1] / solid.WholeMbps[^1]);
-                if (!r.Path.Parallel)
-                    r.RandomRatioToSolid.Add(r.RandomMbps[^1] / solid.RandomMbps[^1]);
+                r.RandomRatioToSolid.Add(r.RandomMbps[^1] / solid.RandomMbps[^1]);
             }
             foreach (var r in results)
                 CheckSameBytes(r, solid);
@@ -63,8 +61,7 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
                 status($"{files.Scenario.Name}: warming up, {path.Name}");
                 var scratch = new PathMeasurements(path);
                 MeasureWhole(scratch, first: false);
-                if (!path.Parallel)
-                    MeasureRandom(scratch, first: false);
+                MeasureRandom(scratch, first: false);
             }
             Thread.Sleep(options.WarmUpPause);
         }
@@ -90,14 +87,8 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
         var hashes = new ulong[(int)((file.Length + _block.Length - 1) / _block.Length)];
         var trace = first ? new ReadTrace() : null;
         var io = ProcessCounters.ReadThreadIo();
-        double seconds = r.Path.Parallel ? ReadParallel(file, hashes) : ReadSerial(file, hashes, trace);
-        if (!r.Path.Parallel)
-            r.WholeIo = ProcessCounters.Between(io, ProcessCounters.ReadThreadIo());
-        else if (trace is not null)
-        {
-            for (long at = 0; at < file.Length; at += _block.Length) // the same requests as a serial read, in another order
-                file.Trace(at, _block.Length, trace);
-        }
+        double seconds = ReadSerial(file, hashes, trace);
+        r.WholeIo = ProcessCounters.Between(io, ProcessCounters.ReadThreadIo());
         r.NotePeak(ProcessCounters.PeakSince(baseline));
         r.WholeMbps.Add(file.Length / seconds / 1e6);
         r.Opens = file.Opens;
@@ -121,47 +112,6 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
                 file.Trace(at, n, trace);
         }
         return (double)ticks / Stopwatch.Frequency;
-    }
-
-    // Readers claim blocks in order from a shared counter and read each into its place in one archive-sized buffer;
-    // the clock runs from releasing the started readers to the last read's return, and the blocks are hashed after
-    // it stops, so this path's time, like the serial paths', holds only read calls.
-    private double ReadParallel(BenchFile file, ulong[] hashes)
-    {
-        var target = WholeTarget(file.Length);
-        var lengths = new int[hashes.Length];
-        long next = -1;
-        using var go = new ManualResetEventSlim();
-        var readers = Enumerable.Range(0, ReadPath.ParallelReaders).Select(_ => new Thread(() =>
-        {
-            go.Wait();
-            long b;
-            while ((b = Interlocked.Increment(ref next)) < hashes.Length && !cancel.IsCancellationRequested)
-            {
-                long at = b * _block.Length;
-                lengths[b] = file.Read(at, target.AsSpan((int)at, (int)Math.Min(_block.Length, file.Length - at)));
-            }
-        })).ToList();
-        readers.ForEach(t => t.Start());
-        long start = Stopwatch.GetTimestamp();
-        go.Set();
-        readers.ForEach(t => t.Join());
-        double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
-        cancel.ThrowIfCancellationRequested();
-        for (int b = 0; b < hashes.Length; b++)
-            hashes[b] = XxHash3.HashToUInt64(target.AsSpan((int)((long)b * _block.Length), lengths[b]));
-        return seconds;
-    }
-
-    // Allocated and touched once, before any clock runs: page faults on fresh memory would otherwise be timed.
-    private byte[] WholeTarget(long length)
-    {
-        if (_wholeTarget is null || _wholeTarget.Length < length)
-        {
-            _wholeTarget = GC.AllocateUninitializedArray<byte>(checked((int)length));
-            _wholeTarget.AsSpan().Fill(0xA5);
-        }
-        return _wholeTarget;
     }
 
     private void MeasureRandom(PathMeasurements r, bool first)
@@ -191,7 +141,7 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
 
     private void CheckSameBytes(PathMeasurements r, PathMeasurements solid)
     {
-        if (r.WholeHash != solid.WholeHash || (!r.Path.Parallel && r.RandomHash != solid.RandomHash))
+        if (r.WholeHash != solid.WholeHash || r.RandomHash != solid.RandomHash)
             throw new InvalidDataException($"{files.Scenario.Name}: path {r.Name} read different bytes than {ReadPath.Solid} (content hash mismatch)");
     }
 

@@ -6,10 +6,10 @@ internal sealed record ScenarioResult(BenchScenario Scenario, long ArchiveBytes,
 {
     public PathMeasurements Solid => Paths.Single(p => p.Name == ReadPath.Solid);
 
-    /// <summary>The device model's estimate of a path's whole-archive read, and its ratio to solid's estimate; null for parallel paths.</summary>
+    /// <summary>The device model's estimate of a path's whole-archive read, and its ratio to solid's estimate; null without a recorded trace.</summary>
     public (double Mbps, double Ratio)? Estimate(PathMeasurements path, DeviceModel device)
     {
-        if (path.Path.Parallel || path.WholeTrace is null || Solid.WholeTrace is null)
+        if (path.WholeTrace is null || Solid.WholeTrace is null)
             return null;
         double mbps = device.Mbps(path.WholeTrace, ArchiveBytes);
         return (mbps, mbps / device.Mbps(Solid.WholeTrace, ArchiveBytes));

@@ -30,15 +30,14 @@ public sealed class BenchPlotDrawingTests
     {
         var (svg, _) = Draw(Scenario("s",
             Path("solid", [1, 1], [1, 1]),
-            Path("parallel", [0.4, 0.5], [], parallel: true),
             Path("whole", [0.7, 0.9], []),
             Path("nan", [0.7, 0.9], [double.NaN, 1])));
 
-        Assert.That(BarPaths(svg, "whole-archive"), Is.EqualTo(new[] { "solid", "parallel", "whole", "nan" }));
+        Assert.That(BarPaths(svg, "whole-archive"), Is.EqualTo(new[] { "solid", "whole", "nan" }));
         Assert.That(BarPaths(svg, "random-4k"), Is.EqualTo(new[] { "solid" }), "no zero bars");
         var random = Panel(svg, "random-4k");
         Assert.That(random.Descendants(Svg + "line").Count(l => (string?)l.Attribute("class") == "whisker"), Is.EqualTo(1));
-        Assert.That(random.Element(Svg + "text")!.Value, Does.EndWith("; parallel, whole, nan make none"));
+        Assert.That(random.Element(Svg + "text")!.Value, Does.EndWith("; whole, nan make none"));
     }
 
     [Test]
@@ -108,9 +107,9 @@ public sealed class BenchPlotDrawingTests
     private static ScenarioResult Scenario(string name, params PathMeasurements[] paths) =>
         new(new BenchScenario(name, 4, 4096, 1, "hand-made"), 4 * (4096 + 128), 4, Cold: false, paths, [], new Lz4Figures(0.8, 1, new Samples(1, 1, 1)), 0.1);
 
-    private static PathMeasurements Path(string name, double[] whole, double[] random, bool parallel = false)
+    private static PathMeasurements Path(string name, double[] whole, double[] random)
     {
-        var path = new PathMeasurements(new ReadPath(name, () => throw new NotSupportedException("drawn, never read"), Parallel: parallel));
+        var path = new PathMeasurements(new ReadPath(name, () => throw new NotSupportedException("drawn, never read")));
         path.WholeRatioToSolid.AddRange(whole);
         path.RandomRatioToSolid.AddRange(random);
         return path;

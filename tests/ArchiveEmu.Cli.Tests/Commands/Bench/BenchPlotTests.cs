@@ -13,7 +13,7 @@ namespace ArchiveEmu.Cli.Tests.Commands.Bench;
 public sealed class BenchPlotTests
 {
     private static readonly XNamespace Svg = "http://www.w3.org/2000/svg";
-    private static readonly string[] PathNames = ["solid", "emulated", "emulated-parallel", "emulated-kept", "merged", "merged-kept", "merged-lz4"];
+    private static readonly string[] PathNames = ["solid", "emulated", "emulated-kept", "merged", "merged-kept", "merged-lz4"];
     private static readonly string[] ScenarioNames = ["texture-archive", "512x128K"];
 
     // BenchPlot's documented layout: 20 px bars 4 px apart, scenario groups 40 px apart, a 56 px axis, a 176 px legend,
@@ -55,10 +55,10 @@ public sealed class BenchPlotTests
         var root = Run().Svg.Root!;
 
         Assert.That(root.Name, Is.EqualTo(Svg + "svg"));
-        Assert.That((DocumentedWidth(2, 7), DocumentedHeight(7)), Is.EqualTo((680, 708)));
-        Assert.That((string?)root.Attribute("width"), Is.EqualTo("680"));
+        Assert.That((DocumentedWidth(2, 6), DocumentedHeight(6)), Is.EqualTo((640, 708)), "two groups of six bars need 632 px: the minimum width");
+        Assert.That((string?)root.Attribute("width"), Is.EqualTo("640"));
         Assert.That((string?)root.Attribute("height"), Is.EqualTo("708"));
-        Assert.That((string?)root.Attribute("viewBox"), Is.EqualTo("0 0 680 708"));
+        Assert.That((string?)root.Attribute("viewBox"), Is.EqualTo("0 0 640 708"));
         Assert.That((string?)root.Attribute("font-family"), Is.EqualTo("sans-serif"));
         Assert.That(root.Descendants().Where(e => e.Name.LocalName is "script" or "foreignObject" or "image" or "style"), Is.Empty);
         Assert.That(root.DescendantsAndSelf().SelectMany(e => e.Attributes()).Where(a => a.Name.LocalName == "href" || a.Value.Contains("url(")),
@@ -83,21 +83,20 @@ public sealed class BenchPlotTests
         var panel = Panel(run.Svg, "whole-archive");
         foreach (var (scenario, path, json) in JsonPaths(run.Json))
             CheckBar(panel, scenario, path, json.GetProperty("ratio_to_solid").GetDouble(), Values(json.GetProperty("runs_ratio_to_solid")));
-        Assert.That(Bars(panel).Count(), Is.EqualTo(2 * 7), "one bar per scenario and path, the parallel path's included");
+        Assert.That(Bars(panel).Count(), Is.EqualTo(2 * 6), "one bar per scenario and path");
     }
 
     [Test]
-    public void Plot_RandomReadBars_AreTheJsonRatios_AndLeaveOutTheParallelPath()
+    public void Plot_RandomReadBars_AreTheJsonRatios()
     {
         var run = Run();
         var panel = Panel(run.Svg, "random-4k");
-        foreach (var (scenario, path, json) in JsonPaths(run.Json).Where(p => p.Path != "emulated-parallel"))
+        foreach (var (scenario, path, json) in JsonPaths(run.Json))
         {
             var random = json.GetProperty("random_4k");
             CheckBar(panel, scenario, path, random.GetProperty("ratio_to_solid").GetDouble(), Values(random.GetProperty("runs_ratio_to_solid")));
         }
-        Assert.That(Bars(panel).Count(), Is.EqualTo(2 * 6));
-        Assert.That(panel.Descendants().Where(e => (string?)e.Attribute("data-path") == "emulated-parallel"), Is.Empty, "no zero bar, no whisker");
+        Assert.That(Bars(panel).Count(), Is.EqualTo(2 * 6), "every path makes random reads");
     }
 
     [Test]
@@ -132,7 +131,7 @@ bars = {g.get('data-panel'): sum(1 for r in g.iter(ns + 'rect') if r.get('class'
 print(root.get('width'), root.get('height'), root.get('viewBox'), bars['whole-archive'], bars['random-4k'])
 """, Run().SvgPath);
         Assert.That(check.ExitCode, Is.Zero, check.ToString());
-        Assert.That(check.StdOut.Trim(), Is.EqualTo("680 708 0 0 680 708 14 12"));
+        Assert.That(check.StdOut.Trim(), Is.EqualTo("640 708 0 0 640 708 12 12"));
     }
 
     [Test]
@@ -150,7 +149,7 @@ print(root.get('width'), root.get('height'), root.get('viewBox'), bars['whole-ar
         Assert.That(bytes.AsSpan(0, 8).ToArray(), Is.EqualTo(new byte[] { 0x89, (byte)'P', (byte)'N', (byte)'G', 13, 10, 26, 10 }));
         Assert.That(System.Text.Encoding.ASCII.GetString(bytes, 12, 4), Is.EqualTo("IHDR"));
         var size = (BinaryPrimitives.ReadInt32BigEndian(bytes.AsSpan(16)), BinaryPrimitives.ReadInt32BigEndian(bytes.AsSpan(20)));
-        Assert.That(size, Is.EqualTo((680, 708)));
+        Assert.That(size, Is.EqualTo((640, 708)));
     }
 
     [Test]

@@ -12,7 +12,7 @@ namespace ArchiveEmu.Cli.Tests.Commands.Bench;
 /// </summary>
 public sealed class BenchReadableOutputTests
 {
-    private static readonly string[] ReadPaths = ["solid", "emulated", "emulated-parallel", "emulated-kept", "merged", "merged-kept", "merged-lz4"];
+    private static readonly string[] ReadPaths = ["solid", "emulated", "emulated-kept", "merged", "merged-kept", "merged-lz4"];
     private TempDirectory _dir = null!;
     private readonly Dictionary<string, (string[] Lines, JsonElement Json)> _runs = new();
 
@@ -147,7 +147,7 @@ public sealed class BenchReadableOutputTests
         var (lines, json) = Bench();
         var pathRows = lines.Select((l, i) => (l, i)).Where(x => ReadPaths.Contains(FirstWord(x.l))).ToList();
         var estimates = pathRows.Where(x => !x.l.Contains('|')).ToList();
-        Assert.That(estimates, Has.Count.EqualTo(6 * 2), "every non-parallel path has an estimate row in both scenarios");
+        Assert.That(estimates, Has.Count.EqualTo(6 * 2), "every path has an estimate row in both scenarios");
         Assert.That(estimates.Select(x => x.l), Has.All.Contain("estimate"));
         int firstMeasured = pathRows.First(x => x.l.Contains('|')).i;
         Assert.That(lines[firstMeasured - 1], Does.Contain("measured"));

@@ -246,9 +246,9 @@ public sealed partial class MergedFileCache
 
     /// <summary>
     /// Reads a whole file sharing read, write and delete: on Windows a rename over a file fails while anyone holds it
-    /// open without delete sharing, so a reader of the index must never stop a writer's commit.
+    /// open without delete sharing, so a reader of the index (or of verified.bin) must never stop a writer's commit.
     /// </summary>
-    private static byte[] ReadSharingDelete(string path)
+    internal static byte[] ReadSharingDelete(string path)
     {
         using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
         var bytes = new byte[stream.Length];

@@ -37,7 +37,7 @@ internal sealed class VerifiedExtents
     {
         try
         {
-            var payload = Parse(File.ReadAllBytes(Path.Combine(folder, FileName)));
+            var payload = Parse(MergedFileCache.ReadSharingDelete(Path.Combine(folder, FileName)));
             if (payload.Boot == boot)
                 return new VerifiedExtents(payload);
         }

@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.VirtualFiles;
+
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>The outcome of checking one entry.</summary>
@@ -11,22 +13,42 @@ public sealed record CollectResult(int Expired, int Kept, long BytesBefore, long
 
 public sealed partial class MergedFileCache
 {
-    /// <summary>Reads every blob and chunk and checks its hash; damaged entries are dropped from the index.</summary>
+    /// <summary>
+    /// Reads every blob and chunk and checks its hash; damaged entries are dropped from the index, and the merged extents
+    /// found whole are recorded as verified (readers then skip their hashes until the pack changes or the machine restarts).
+    /// </summary>
     public IReadOnlyList<VerifyResult> Verify()
     {
-        var results = ReadIndex().Entries.Select(e => new VerifyResult(e, Check(e))).ToArray();
+        var whole = new List<(MergedExtent, FileIdentity)>();
+        var results = ReadIndex().Entries.Select(e => new VerifyResult(e, Check(e, whole))).ToArray();
         var damaged = results.Where(r => !r.Ok).Select(r => r.Entry.Key).ToHashSet();
-        if (damaged.Count > 0 && Directory.Exists(Folder))
+        var known = VerifiedExtents.Load(Folder, Boot);
+        bool newlyVerified = whole.Any(w => !known.Covers(w.Item1.Chunks.Pack, w.Item2, Span(w.Item1)));
+        if ((damaged.Count > 0 || newlyVerified) && Directory.Exists(Folder))
         {
-            using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
-            var index = ReadIndex();
-            index.Entries.RemoveAll(e => damaged.Contains(e.Key));
-            Commit(index);
+            try
+            {
+                using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
+                if (damaged.Count > 0)
+                {
+                    var index = ReadIndex();
+                    index.Entries.RemoveAll(e => damaged.Contains(e.Key));
+                    Commit(index);
+                }
+                if (newlyVerified)
+                    RecordChecked(whole);
+            }
+            catch (IOException e) when (damaged.Count == 0)
+            {
+                // a read-only cache is verified all the same; what was found whole just cannot be recorded
+                Warn($"{Folder}: could not record the extents verified ({e.Message})");
+            }
         }
         return results;
     }
 
-    private string? Check(CacheEntry entry)
+    /// <summary>Null if the entry is whole, else what is wrong; a merged extent found whole is added to <paramref name="whole"/> with its pack's identity when read.</summary>
+    private string? Check(CacheEntry entry, List<(MergedExtent, FileIdentity)>? whole = null)
     {
         try
         {
@@ -37,11 +59,13 @@ public sealed partial class MergedFileCache
                     throw new InvalidDataException($"merged copy of {merged.Length} bytes for a {entry.Length}-byte archive");
                 var table = ChunkTable.Deserialize(_packs.ReadBlob(merged.Table), merged);
                 using var handle = File.OpenHandle(_packs.PathOf(merged.Chunks.Pack), FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+                var identity = FileIdentity.Of(handle); // before reading: a change while it reads moves the identity, and nothing is recorded
                 var bytes = new byte[Math.Min(merged.Length, 1 << 20)];
                 using var source = new MergedSource(handle, _packs.PathOf(merged.Chunks.Pack), merged.Chunks.Offset, table,
                     () => throw new InvalidDataException("damaged"), _ => { });
                 for (long at = 0; at < merged.Length; at += bytes.Length)
                     source.ReadExactly(at, bytes.AsSpan(0, (int)Math.Min(bytes.Length, merged.Length - at)));
+                whole?.Add((merged, identity));
             }
             return null;
         }
@@ -63,26 +87,36 @@ public sealed partial class MergedFileCache
         using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
         var index = ReadIndex();
         var cutoff = DateTime.UtcNow - maxAge;
-        var live = index.Entries.Where(e => LastUsed(e) >= cutoff && Check(e) is null).ToList();
+        var whole = new List<(MergedExtent, FileIdentity)>();
+        var live = index.Entries.Where(e => LastUsed(e) >= cutoff && Check(e, whole) is null).ToList();
+        var checkedAt = new Dictionary<MergedExtent, FileIdentity>();
+        foreach (var (merged, identity) in whole)
+            checkedAt.TryAdd(merged, identity);
         int expired = index.Entries.Count - live.Count;
         var oldPacks = _packs.Names().ToArray();
         long before = oldPacks.Sum(p => new FileInfo(_packs.PathOf(p)).Length);
 
         var moved = new List<CacheEntry>();
+        var copiedWhole = new List<MergedExtent>();
+        (string Name, FileIdentity Before, FileIdentity After)? newPack = null;
         if (live.Count > 0)
         {
             var (pack, stream) = _packs.CreateNext();
             using (stream)
             {
+                var created = FileIdentity.Of(stream.SafeFileHandle);
                 foreach (var e in live)
-                    moved.Add(Copy(e, pack, stream));
+                    moved.Add(Copy(e, pack, stream, checkedAt, copiedWhole));
                 stream.Flush(flushToDisk: true);
+                newPack = (pack, created, FileIdentity.Of(stream.SafeFileHandle));
             }
         }
         Commit(new CacheIndex(moved));
         var keep = moved.SelectMany(e => new[] { e.Layout.Pack, e.Merged?.Chunks.Pack }).ToHashSet();
         foreach (var p in oldPacks.Where(p => !keep.Contains(p)))
             File.Delete(_packs.PathOf(p));
+        if (newPack is { } made)
+            RecordCopies(made.Name, made.Before, made.After, copiedWhole);
         var liveKeys = moved.Select(e => e.Key).ToHashSet();
         var used = Path.Combine(Folder, "used");
         if (Directory.Exists(used))
@@ -92,13 +126,16 @@ public sealed partial class MergedFileCache
         return new CollectResult(expired, moved.Count, before, after);
     }
 
-    // Copies an entry's blobs verbatim (they were verified just before) into the new pack.
-    private CacheEntry Copy(CacheEntry e, string pack, FileStream stream)
+    // Copies an entry's blobs verbatim (they were verified just before) into the new pack. The copy of a merged extent
+    // is added to copiedWhole when its source pack still has the identity it had when checked: the bytes copied are those.
+    private CacheEntry Copy(CacheEntry e, string pack, FileStream stream, Dictionary<MergedExtent, FileIdentity> checkedAt,
+        List<MergedExtent> copiedWhole)
     {
         var layout = PackFiles.Append(pack, stream, _packs.ReadBlob(e.Layout));
         if (e.Merged is not { } merged)
             return e with { Layout = layout };
         long start = stream.Position;
+        bool unchanged;
         using (var source = new FileStream(_packs.PathOf(merged.Chunks.Pack), FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete))
         {
             source.Position = merged.Chunks.Offset;
@@ -111,10 +148,14 @@ public sealed partial class MergedFileCache
                 stream.Write(buffer, 0, n);
                 left -= n;
             }
+            unchanged = checkedAt.TryGetValue(merged, out var identity) && FileIdentity.Of(source.SafeFileHandle) == identity;
         }
         var chunks = merged.Chunks with { Pack = pack, Offset = start };
         var table = PackFiles.Append(pack, stream, _packs.ReadBlob(merged.Table));
-        return e with { Layout = layout, Merged = merged with { Chunks = chunks, Table = table } };
+        var copy = merged with { Chunks = chunks, Table = table };
+        if (unchanged)
+            copiedWhole.Add(copy);
+        return e with { Layout = layout, Merged = copy };
     }
 
     /// <summary>Removes every entry and pack.</summary>
@@ -124,6 +165,7 @@ public sealed partial class MergedFileCache
             return;
         using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
         Commit(CacheIndex.Empty);
+        File.Delete(VerifiedPath);
         foreach (var p in _packs.Names())
             File.Delete(_packs.PathOf(p));
         var used = Path.Combine(Folder, "used");

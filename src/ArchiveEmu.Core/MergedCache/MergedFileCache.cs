@@ -129,6 +129,7 @@ public sealed partial class MergedFileCache
         }
         ChunkTable table;
         Microsoft.Win32.SafeHandles.SafeFileHandle handle;
+        FileIdentity pack;
         try
         {
             table = ChunkTable.Deserialize(_packs.ReadBlob(merged.Table), merged);
@@ -141,9 +142,21 @@ public sealed partial class MergedFileCache
             DropDamaged(entry, e.Message);
             return null;
         }
+        try
+        {
+            pack = FileIdentity.Of(handle); // the one fstat of the open: the pack this handle reads, whatever its path is now
+            if (merged.Chunks.Offset + merged.Chunks.Length > pack.Length)
+                throw new InvalidDataException($"{_packs.PathOf(merged.Chunks.Pack)}: pack is shorter than its index says ({pack.Length} bytes, the extent ends at {merged.Chunks.Offset + merged.Chunks.Length})");
+        }
+        catch (InvalidDataException e)
+        {
+            handle.Dispose();
+            DropDamaged(entry, e.Message);
+            return null;
+        }
         Touch(entry.Key);
         var source = new MergedSource(handle, _packs.PathOf(merged.Chunks.Pack), merged.Chunks.Offset, table, emulate,
-            reason => DropDamaged(entry, reason));
+            reason => DropDamaged(entry, reason), trusted: IsVerified(merged, pack));
         return VirtualFile.OverSource(source, merged.Length, source);
     }
 
@@ -172,16 +185,20 @@ public sealed partial class MergedFileCache
 
         var (pack, stream) = _packs.OpenForAppend();
         CacheEntry entry;
+        FileIdentity before, after;
         using (stream)
         {
+            before = FileIdentity.Of(stream.SafeFileHandle);
             var layout = PackFiles.Append(pack, stream, ArchiveLayout.Serialize(archive));
             var merged = merge ? WriteMerged(pack, stream, archive.File, compression, progress) : null;
             stream.Flush(flushToDisk: true); // the bytes are durable before any index points at them
+            after = FileIdentity.Of(stream.SafeFileHandle);
             entry = new CacheEntry(key.Hash, key.Route, archive.Original.Format.Name, archive.File.Length, DateTime.UtcNow, layout, merged);
         }
         index.Entries.RemoveAll(e => e.Key == key.Hash || e.Route == key.Route);
         index.Entries.Add(entry);
         Commit(index);
+        RecordAppend(pack, before, after, entry.Merged); // after the commit: a crash before it leaves the extent unchecked-for, never trusted wrongly
         Touch(entry.Key);
         return entry;
     }
@@ -223,15 +240,15 @@ public sealed partial class MergedFileCache
             stream.Write(index.Serialize());
             stream.Flush(flushToDisk: true);
         }
-        ReplaceIndex(temp);
+        ReplaceAtomically(temp, IndexPath);
         DirectorySync.Flush(Folder); // the rename itself durable, not only the bytes it points at
     }
 
     /// <summary>
     /// Reads a whole file sharing read, write and delete: on Windows a rename over a file fails while anyone holds it
-    /// open without delete sharing, so a reader of the index must never stop a writer's commit.
+    /// open without delete sharing, so a reader of the index (or of verified.bin) must never stop a writer's commit.
     /// </summary>
-    private static byte[] ReadSharingDelete(string path)
+    internal static byte[] ReadSharingDelete(string path)
     {
         using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
         var bytes = new byte[stream.Length];
@@ -240,18 +257,18 @@ public sealed partial class MergedFileCache
     }
 
     /// <summary>
-    /// Renames the written temp index over index.bin. On Windows another program (a virus scanner, a search indexer,
-    /// an older archiveemu) may hold index.bin for a moment without delete sharing, which refuses the rename: retried
-    /// for up to two seconds. On Linux a rename is never refused for an open file.
+    /// Renames a written temp file over <paramref name="target"/> (index.bin, verified.bin). On Windows another program (a
+    /// virus scanner, a search indexer, an older archiveemu) may hold the target for a moment without delete sharing, which
+    /// refuses the rename: retried for up to two seconds. On Linux a rename is never refused for an open file.
     /// </summary>
-    private void ReplaceIndex(string temp)
+    private static void ReplaceAtomically(string temp, string target)
     {
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(2);
         while (true)
         {
             try
             {
-                File.Move(temp, IndexPath, overwrite: true);
+                File.Move(temp, target, overwrite: true);
                 return;
             }
             catch (Exception e) when (OperatingSystem.IsWindows() && e is IOException or UnauthorizedAccessException

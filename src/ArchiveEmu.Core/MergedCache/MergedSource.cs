@@ -5,16 +5,19 @@ using Microsoft.Win32.SafeHandles;
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>
-/// A merged archive's bytes served from its pack: each chunk is read whole, decoded, and checked against
-/// its hash the first time this source touches it (raw chunks are then read directly). Any damage — a
-/// hash mismatch, a short pack, a chunk that does not decode — is reported once, and from then on every
-/// read is served by <paramref name="fallback"/> (emulation), so a reader never sees a wrong byte.
+/// A merged archive's bytes served from its pack: each chunk is read whole, decoded, and checked against its hash the
+/// first time this source touches it (raw chunks are then read directly), an LZ4 chunk at every decode. In a
+/// <paramref name="trusted"/> extent (<see cref="VerifiedExtents"/>: hash-checked in this boot while the pack had the
+/// identity of this handle) raw chunks count as checked from the start: read straight from the pack, no hash, a partial
+/// read one read of its bytes. Any damage — a hash mismatch, a short pack, a chunk that does not decode — is reported
+/// once, and from then on every read is served by <paramref name="fallback"/> (emulation), so a reader never sees a wrong byte.
 /// </summary>
 internal sealed class MergedSource(SafeFileHandle pack, string packPath, long extentOffset, ChunkTable table,
-    Func<VirtualFile> fallback, Action<string> onCorrupt) : SegmentSource, IBringInAhead, IStreamingReader, IDisposable
+    Func<VirtualFile> fallback, Action<string> onCorrupt, bool trusted = false) : SegmentSource, IBringInAhead, IStreamingReader, IDisposable
 {
     private readonly Lazy<VirtualFile> _fallback = new(fallback, LazyThreadSafetyMode.ExecutionAndPublication);
-    private readonly int[] _verified = new int[table.Count];
+    private readonly int[] _verified = Verified(table.Count, trusted);
+    private int _chunksHashChecked;
     private volatile bool _corrupt;
 
     private const int MaxRunBytes = 4 << 20; // one read of at most this much: bounds the decode buffer of a huge read
@@ -51,6 +54,19 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
             }
         }
         _fallback.Value.ReadExactly(sourceOffset, destination);
+    }
+
+    /// <summary>Chunk hash checks this source made (an LZ4 chunk's at every decode): none for a trusted extent's raw chunks.</summary>
+    internal int ChunksHashChecked => Volatile.Read(ref _chunksHashChecked);
+
+    // A trusted extent starts with every chunk taken as checked; only raw chunks look (an LZ4 chunk's hash costs a few
+    // per cent of its decode, and keeps an open file safe from a pack changed under it: docs/DESIGN.md).
+    private static int[] Verified(int count, bool trusted)
+    {
+        var verified = new int[count];
+        if (trusted)
+            Array.Fill(verified, 1);
+        return verified;
     }
 
     private void ReadChunks(long offset, Span<byte> destination)
@@ -102,6 +118,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
             bool rawChecked = table.Codecs[c] == ChunkCodec.Raw && Volatile.Read(ref _verified[c]) != 0;
             if (rawChecked)
                 continue;
+            Interlocked.Increment(ref _chunksHashChecked);
             if (ChunkTable.Hash(target.Slice(at, table.RawLength(c))) != table.Hashes[c])
                 throw new InvalidDataException($"{packPath}: chunk {c} fails its hash check"); // the caller re-serves the whole read by emulation
             Volatile.Write(ref _verified[c], 1);
@@ -179,6 +196,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
             if (decoded != raw.Length)
                 throw new InvalidDataException($"{packPath}: chunk {index} does not decode");
         }
+        Interlocked.Increment(ref _chunksHashChecked);
         if (ChunkTable.Hash(raw) != table.Hashes[index])
             throw new InvalidDataException($"{packPath}: chunk {index} fails its hash check");
         Volatile.Write(ref _verified[index], 1);

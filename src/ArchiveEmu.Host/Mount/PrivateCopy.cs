@@ -7,7 +7,8 @@ namespace ArchiveEmu.Host.Mount;
 /// <summary>
 /// A merged archive's bytes in a file of their own, for FUSE passthrough: the kernel can only pass a file through
 /// to a whole real file, and a merged archive sits at some offset inside a shared pack. The copy is read through
-/// the merged source (so every chunk is hash-checked on the way), lives in the cache folder (the filesystem the
+/// the merged source (so every chunk is hash-checked on the way, unless its extent was verified in this boot under
+/// the pack's present identity: docs/DESIGN.md, "Integrity and concurrency"), lives in the cache folder (the filesystem the
 /// user gave the cache room on), and has no name: it is unlinked as soon as it is created, so nothing can change
 /// it and nothing is left behind, even after a crash.
 /// </summary>

@@ -150,9 +150,9 @@ public sealed class MergedFileCacheTests
         Assert.That(cache.ReadIndex().Entries.Any(e => e.Key == entry.Key), Is.False, "the damaged entry is dropped");
     }
 
-    // What README promises ("checked on first read by each open file"): a raw chunk an open file has already checked is
-    // read straight from the pack afterwards, so a byte flipped after that reaches that file; an LZ4 chunk is checked at
-    // every decode, and every new open checks again.
+    // What an open file promises: a raw chunk it has already checked, or that was trusted at open (a verified extent of an
+    // unchanged pack: VerifiedExtentsTests), is read straight from the pack afterwards, so a byte flipped after that
+    // reaches that file; an LZ4 chunk is checked at every decode, and a new open sees the pack changed and checks again.
     [TestCase(ChunkCodec.Raw, true)]
     [TestCase(ChunkCodec.Lz4, false)]
     public void FlippedByteAfterTheFirstRead_ServedOnlyFromARawChunkThatOpenFileHadChecked(ChunkCodec codec, bool servedToTheOpenFile)
@@ -166,7 +166,7 @@ public sealed class MergedFileCacheTests
         var expected = _game.Emulated("data/tex.afs");
 
         using var open = _game.Game(cache).OpenFile("data/tex.afs");
-        Assert.That(CacheTestGame.ReadAll(open), Is.EqualTo(expected), "first read: every chunk checked");
+        Assert.That(CacheTestGame.ReadAll(open), Is.EqualTo(expected), "first read: trusted, written in this boot");
         FlipByte(cache.PathOf(entry.Merged!.Chunks), entry.Merged.Chunks.Offset + table.StoredOffsets[chunk] + table.StoredLengths[chunk] / 2);
 
         var again = CacheTestGame.ReadAll(open);

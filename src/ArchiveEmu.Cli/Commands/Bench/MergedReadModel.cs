@@ -6,12 +6,13 @@ namespace ArchiveEmu.Cli.Commands.Bench;
 /// The requests a merged entry's reads send to its pack, following MergedSource: chunks a read covers whole
 /// come in one request for their stored bytes; otherwise a chunk's first touch reads the whole stored chunk
 /// (to check its hash, and decode it if LZ4), later reads of a checked raw chunk read only the bytes asked,
-/// and the last decoded chunk is reused.
+/// and the last decoded chunk is reused. In a <paramref name="trusted"/> extent (<see cref="MergedFileCache.IsVerified"/>)
+/// raw chunks count as checked from the start.
 /// </summary>
-internal sealed class MergedReadModel(string packPath, long extentOffset, ChunkTable table)
+internal sealed class MergedReadModel(string packPath, long extentOffset, ChunkTable table, bool trusted)
 {
     private const int MaxRunBytes = 4 << 20; // as MergedSource
-    private readonly bool[] _verified = new bool[table.Count];
+    private readonly bool[] _verified = Enumerable.Repeat(trusted, table.Count).ToArray();
     private int _lastDecoded = -1;
 
     public long StoredBytes => table.StoredOffsets[^1];

@@ -52,6 +52,7 @@ internal sealed record ReadPath(string Name, Func<BenchFile> Open, double? Compr
             ?? throw new InvalidDataException($"{cacheFolder}: the {name} cache holds no merged entry for {files.ArchivePath}");
         var table = cache.ReadChunkTable(extent); // once: the trace model needs it, the timed open should not pay for it
         string pack = cache.PathOf(extent.Chunks);
+        bool trusted = cache.IsVerified(extent); // as each open will find it: nothing writes the cache while the reads run
         return (() =>
         {
             var file = game.OpenFile(files.ArchivePath);
@@ -60,7 +61,7 @@ internal sealed record ReadPath(string Name, Func<BenchFile> Open, double? Compr
                 file.Dispose();
                 throw new InvalidDataException($"{cacheFolder}: {files.ArchivePath} was served by emulation, not from the merged cache");
             }
-            return new VirtualBenchFile(file, pool: null, new MergedReadModel(pack, extent.Chunks.Offset, table));
+            return new VirtualBenchFile(file, pool: null, new MergedReadModel(pack, extent.Chunks.Offset, table, trusted));
         }, (double)extent.Chunks.Length / Math.Max(1, extent.Length));
     }
 }

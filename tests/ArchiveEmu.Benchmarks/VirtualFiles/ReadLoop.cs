@@ -68,7 +68,7 @@ internal static class ReadLoop
                     break;
                 default:
                     for (int i = 0; i < reads; i++)
-                        total += file.Read(virtualOffsets[i & (Distinct - 1)], buffer);
+                        total += ReadThrough(file, virtualOffsets[i & (Distinct - 1)], buffer);
                     break;
             }
             Console.WriteLine($"{args[0]}: {reads} reads, {total} bytes");
@@ -79,6 +79,10 @@ internal static class ReadLoop
             File.Delete(path);
         }
     }
+
+    // Not inlined, so that DOTNET_JitDisasm=ReadThrough shows one read's whole path (Read inlined into it) on its own.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static int ReadThrough(VirtualFile file, long offset, byte[] buffer) => file.Read(offset, buffer);
 
     private static int CopyFrom(byte[] backing, int offset, byte[] buffer)
     {

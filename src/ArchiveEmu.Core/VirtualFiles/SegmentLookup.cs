@@ -5,18 +5,13 @@ namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>
 /// Finds the segment holding a virtual offset. Sequential readers hit a last-segment hint; random readers index a
-/// bucket table (the file cut into equal power-of-two buckets, about four a segment; each bucket names the segment its
-/// first byte is in), which names the answer outright or leaves two candidates in the common case, and a short
-/// branch-free search where small segments crowd one bucket. Why: the fence-and-block search this replaced was a chain of ~14 dependent
+/// bucket table (the file cut into about as many equal power-of-two buckets as it has segments; each bucket names the
+/// segment its first byte is in), which leaves one or two candidates in the common case and a short branch-free search
+/// where small segments crowd one bucket. Why: the fence-and-block search this replaced was a chain of ~14 dependent
 /// loads at 16,384 segments; a bucket is one load (docs/BENCHMARKS-JOURNAL.md, "Engine per-read cost").
 /// </summary>
 internal sealed class SegmentLookup
 {
-    // Four buckets a segment: where segments are of like size, most buckets lie inside one segment and name the answer
-    // without a look at _starts (one cache line fewer per read; 16 bytes a segment in all).
-    private const int BucketsPerSegment = 4;
-    private const long MaxBuckets = 1L << 28;
-
     private readonly long[] _starts;
     private readonly int[] _buckets; // _buckets[b]: the segment holding offset b << _shift; one more entry: the last segment
     private readonly int _shift;
@@ -34,7 +29,7 @@ internal sealed class SegmentLookup
         }
 
         long lastByte = Math.Max(0, segments[^1].VirtualEnd - 1);
-        long target = Math.Min((long)BitOperations.RoundUpToPowerOf2((uint)segments.Length) * BucketsPerSegment, MaxBuckets);
+        int target = (int)BitOperations.RoundUpToPowerOf2((uint)segments.Length);
         while (lastByte >> _shift >= target)
             _shift++;
         _buckets = new int[(lastByte >> _shift) + 2];

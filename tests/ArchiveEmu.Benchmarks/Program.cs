@@ -5,7 +5,9 @@ namespace ArchiveEmu.Benchmarks;
 /// <summary>
 /// Runs the benchmarks: <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- --filter '*'</c>;
 /// <c>-- mount</c> runs the FUSE mount read benchmark instead (see <see cref="Mount.MountReadBenchmark"/>), <c>-- folios</c>
-/// the large-folio share of a cold pass (see <see cref="VirtualFiles.LargeFolioShareBenchmark"/>), <c>-- wrongcase</c> an open
+/// the large-folio share of a cold pass (see <see cref="VirtualFiles.LargeFolioShareBenchmark"/>), <c>-- readloop</c> a
+/// plain loop of the virtual-file reads for strace and valgrind (see <see cref="VirtualFiles.ReadLoop"/>), <c>-- pairedreads</c>
+/// the engine's per-read cost timed in pairs against direct reads (see <see cref="VirtualFiles.PairedReadTiming"/>), <c>-- wrongcase</c> an open
 /// by a wrong-case name through the mount with and without <c>--ignore-case</c> (see <see cref="Mount.WrongCaseOpenBenchmark"/>).
 /// </summary>
 public static class Program
@@ -16,6 +18,10 @@ public static class Program
             return Mount.MountReadBenchmark.Run(args[1..]);
         if (args.Length > 0 && args[0] == "wrongcase")
             return Mount.WrongCaseOpenBenchmark.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "pairedreads")
+            return VirtualFiles.PairedReadTiming.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "readloop")
+            return VirtualFiles.ReadLoop.Run(args[1..]);
         if (args.Length > 0 && args[0] == "folios")
             return VirtualFiles.LargeFolioShareBenchmark.Run(args[1..]);
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

@@ -15,23 +15,43 @@ public sealed class FileSource : SegmentSource, IBringInAhead
 
     internal override void ReadExactly(long sourceOffset, Span<byte> destination)
     {
-        while (!destination.IsEmpty)
+        // One pread fills a read in all but rare cases (a signal, a file that shrank): that path keeps its state in registers,
+        // the rest is apart (measured: the loop around a try region kept the span on the stack and sliced it by a call).
+        if (destination.IsEmpty)
+            return;
+        int read = ReadOnce(sourceOffset, destination);
+        if (read != destination.Length)
+            ReadRest(sourceOffset, destination, read);
+    }
+
+    private int ReadOnce(long sourceOffset, Span<byte> destination)
+    {
+        while (true)
         {
             var handle = File.GetHandle();
-            int read;
             try
             {
-                read = RandomAccess.Read(handle, destination, sourceOffset);
+                return RandomAccess.Read(handle, destination, sourceOffset);
             }
             catch (ObjectDisposedException) when (!File.IsRemoved)
             {
-                continue; // the pool evicted this handle mid-read; take a fresh one
+                // the pool evicted this handle mid-read; take a fresh one
             }
+        }
+    }
 
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void ReadRest(long sourceOffset, Span<byte> destination, int read)
+    {
+        while (true)
+        {
             if (read == 0)
                 ThrowHelper.ThrowFileShrank(File, sourceOffset, destination.Length);
             destination = destination[read..];
             sourceOffset += read;
+            if (destination.IsEmpty)
+                return;
+            read = ReadOnce(sourceOffset, destination);
         }
     }
 

@@ -1,19 +1,20 @@
+using System.Numerics;
 using System.Runtime.CompilerServices;
 
 namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>
-/// Finds the segment holding a virtual offset. Sequential readers hit a last-segment hint; random
-/// readers search a small fence array (every 16th start, which stays in cache) and then scan one
-/// 16-start block, so a lookup costs about one cold cache line instead of a binary search's log2(n).
+/// Finds the segment holding a virtual offset. Sequential readers hit a last-segment hint; random readers index a
+/// bucket table (the file cut into about as many equal power-of-two buckets as it has segments; each bucket names the
+/// segment its first byte is in), which leaves one or two candidates in the common case and a short branch-free search
+/// where small segments crowd one bucket. Why: the fence-and-block search this replaced was a chain of ~14 dependent
+/// loads at 16,384 segments; a bucket is one load (docs/BENCHMARKS-JOURNAL.md, "Engine per-read cost").
 /// </summary>
 internal sealed class SegmentLookup
 {
-    private const int BlockShift = 4;
-    private const int BlockSize = 1 << BlockShift;
-
     private readonly long[] _starts;
-    private readonly long[] _fences; // _starts[k * BlockSize]
+    private readonly int[] _buckets; // _buckets[b]: the segment holding offset b << _shift; one more entry: the last segment
+    private readonly int _shift;
     private int _hint; // last segment a read ended in; a racy hint is still a valid guess
 
     public SegmentLookup(ReadOnlySpan<Segment> segments)
@@ -21,9 +22,26 @@ internal sealed class SegmentLookup
         _starts = new long[segments.Length];
         for (int i = 0; i < segments.Length; i++)
             _starts[i] = segments[i].VirtualOffset;
-        _fences = new long[(segments.Length + BlockSize - 1) >> BlockShift];
-        for (int k = 0; k < _fences.Length; k++)
-            _fences[k] = _starts[k << BlockShift];
+        if (segments.Length == 0)
+        {
+            _buckets = [];
+            return;
+        }
+
+        long lastByte = Math.Max(0, segments[^1].VirtualEnd - 1);
+        int target = (int)BitOperations.RoundUpToPowerOf2((uint)segments.Length);
+        while (lastByte >> _shift >= target)
+            _shift++;
+        _buckets = new int[(lastByte >> _shift) + 2];
+        int segment = 0;
+        for (int b = 0; b < _buckets.Length - 1; b++)
+        {
+            long start = (long)b << _shift;
+            while (segment + 1 < _starts.Length && _starts[segment + 1] <= start)
+                segment++;
+            _buckets[b] = segment;
+        }
+        _buckets[^1] = _starts.Length - 1;
     }
 
     /// <summary>Index of the segment holding <paramref name="offset"/>, which must be in [0, Length).</summary>
@@ -53,10 +71,10 @@ internal sealed class SegmentLookup
 
     private int Search(long offset)
     {
-        int block = LastAtOrBelow(_fences, 0, _fences.Length, offset);
-        int first = block << BlockShift;
-        int end = Math.Min(first + BlockSize, _starts.Length);
-        return LastAtOrBelow(_starts, first, end - first, offset);
+        // The answer is between the segment of this bucket's first byte and that of the next bucket's.
+        long bucket = offset >> _shift;
+        int lo = _buckets[bucket], hi = _buckets[bucket + 1];
+        return LastAtOrBelow(_starts, lo, hi - lo + 1, offset);
     }
 
     /// <summary>The last index i in [from, from+count) with values[i] ≤ target; values[from] ≤ target is given.</summary>

@@ -29,10 +29,12 @@ internal sealed class MemorySource : SegmentSource
 
     internal override void ReadExactly(long sourceOffset, Span<byte> destination)
     {
+        // A segment lies within Bytes (the builder slices it so); the array's own bounds check stays.
+        System.Diagnostics.Debug.Assert(sourceOffset >= 0 && sourceOffset <= Bytes.Length - destination.Length);
         var bytes = _array is not null
-            ? new ReadOnlySpan<byte>(_array, _arrayOffset, Bytes.Length)
-            : Bytes.Span;
-        bytes.Slice(checked((int)sourceOffset), destination.Length).CopyTo(destination);
+            ? new ReadOnlySpan<byte>(_array, _arrayOffset + checked((int)sourceOffset), destination.Length)
+            : Bytes.Span.Slice(checked((int)sourceOffset), destination.Length);
+        bytes.CopyTo(destination);
     }
 
     public override string Describe() => $"memory ({Bytes.Length} bytes)";

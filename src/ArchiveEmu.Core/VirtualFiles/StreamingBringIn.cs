@@ -26,9 +26,12 @@ internal sealed class StreamingBringIn(Segment[] segments) : IStreamingReader
         internal int First;
     }
 
+    /// <summary>Whether a read of <paramref name="length"/> bytes is one this policy acts on; a read that is not, in one segment, need not be told.</summary>
+    public static bool IsStreaming(int length) => length >= MinStreamingRead;
+
     /// <summary>A read of <paramref name="length"/> bytes at <paramref name="offset"/>, starting in segment <paramref name="first"/>.</summary>
     public static ReadPass Begin(long offset, int length, int first) =>
-        new() { Streaming = length >= MinStreamingRead, FromTheStart = offset == 0, First = first };
+        new() { Streaming = IsStreaming(length), FromTheStart = offset == 0, First = first };
 
     /// <summary>Before the read of [<paramref name="within"/>, +<paramref name="count"/>) of segment <paramref name="index"/>: brings it in if a streaming read finds it not cached.</summary>
     public void BeforeRead(ref ReadPass pass, int index, long within, int count)

@@ -48,9 +48,24 @@ public sealed class VirtualFile : IDisposable
             return 0;
 
         int total = (int)Math.Min(destination.Length, Length - offset);
-        long end = offset + total;
-        var rest = destination[..total];
         int i = _lookup.Find(offset);
+        ref readonly var first = ref _segments[i];
+        long firstWithin = offset - first.VirtualOffset;
+        if (total <= first.Length - firstWithin && !StreamingBringIn.IsStreaming(total))
+        {
+            // Most reads: one segment, too small for the page-cache policy to look at (see ReadAcross).
+            first.Source.ReadExactly(first.SourceOffset + firstWithin, destination[..total]);
+            _lookup.Remember(i);
+            return total;
+        }
+        return ReadAcross(offset, destination[..total], i);
+    }
+
+    /// <summary>A read that crosses segments or streams: each piece is told to the bring-in before it is read.</summary>
+    private int ReadAcross(long offset, Span<byte> rest, int i)
+    {
+        int total = rest.Length;
+        long end = offset + total;
         var pass = StreamingBringIn.Begin(offset, total, i);
         while (true)
         {

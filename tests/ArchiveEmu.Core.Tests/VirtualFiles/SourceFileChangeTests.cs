@@ -25,6 +25,23 @@ public sealed class SourceFileChangeTests
     }
 
     [Test]
+    public void Read_AcrossTheNewEndOfATruncatedSource_ThrowsIOExceptionAfterTheShortRead()
+    {
+        // The first pread returns the 50 bytes left before the new end, the next one none: a short read, then the error.
+        using var folder = new TempDirectory("shrink-across");
+        var path = folder.Write("loose.dds", TestData.Random(6, 10000));
+        using var file = new VirtualFileBuilder(new FileHandlePool(4)).AppendFile(path, 0, 10000).Build();
+        var buffer = new byte[100];
+        file.ReadExactly(0, buffer); // opens the handle while the file is whole
+
+        using (var stream = new FileStream(path, FileMode.Open, FileAccess.Write))
+            stream.SetLength(4000);
+
+        Assert.That(() => file.Read(3950, buffer),
+            Throws.InstanceOf<IOException>().With.Message.Contains("loose.dds").And.Message.Contains("nothing to read at offset 4000"));
+    }
+
+    [Test]
     public void Read_SourceReplacedAfterBuildAndHandleEvicted_ThrowsIOExceptionNamingTheFile()
     {
         using var folder = new TempDirectory("replace");

@@ -1,4 +1,3 @@
-using K4os.Compression.LZ4;
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 
@@ -11,8 +10,11 @@ namespace ArchiveEmu.Core.MergedCache;
 /// read is served by <paramref name="fallback"/> (emulation), so a reader never sees a wrong byte.
 /// </summary>
 internal sealed class MergedSource(SafeFileHandle pack, string packPath, long extentOffset, ChunkTable table,
-    Func<VirtualFile> fallback, Action<string> onCorrupt) : SegmentSource, IBringInAhead, IStreamingReader, IDisposable
+    Func<VirtualFile> fallback, Action<string> onCorrupt, DecodedChunkStore? decoded = null)
+    : SegmentSource, IBringInAhead, IStreamingReader, IDisposable
 {
+    // LZ4 chunks: kept decoded in `decoded` between opens and decoded ahead of a streaming reader (none: decoded on each read)
+    private readonly Lz4Chunks _lz4 = new(pack, packPath, extentOffset, table, decoded);
     private readonly Lazy<VirtualFile> _fallback = new(fallback, LazyThreadSafetyMode.ExecutionAndPublication);
     private readonly int[] _verified = new int[table.Count];
     private volatile bool _corrupt;
@@ -72,10 +74,10 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
     }
 
     /// <summary>
-    /// Chunks <paramref name="first"/>… that <paramref name="destination"/> covers whole: their stored bytes in one
-    /// read (straight into the destination when all are raw), decoded in place and hash-checked there — no
-    /// per-chunk allocation or copy, so a whole-archive read costs about what reading the plain file does.
-    /// Returns the bytes delivered.
+    /// Chunks <paramref name="first"/>… that <paramref name="destination"/> covers whole: when all are raw, their
+    /// stored bytes in one read straight into the destination, hash-checked there — no per-chunk allocation or copy,
+    /// so a whole-archive read costs about what reading the plain file does; otherwise through <see cref="Lz4Chunks"/>
+    /// (kept, or decoded ahead on another core). Returns the bytes delivered.
     /// </summary>
     private int ReadWholeChunks(int first, Span<byte> destination)
     {
@@ -95,12 +97,12 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
         if (allRaw)
             ReadPack(extentOffset + storedStart, target);
         else
-            ReadAndDecode(first, last, target);
+            _lz4.ReadRun(first, last, target);
 
         for (int c = first, at = 0; c <= last; at += table.RawLength(c), c++)
         {
             bool rawChecked = table.Codecs[c] == ChunkCodec.Raw && Volatile.Read(ref _verified[c]) != 0;
-            if (rawChecked)
+            if (rawChecked || table.Codecs[c] == ChunkCodec.Lz4) // LZ4 chunks arrive hash-checked by _lz4
                 continue;
             if (ChunkTable.Hash(target.Slice(at, table.RawLength(c))) != table.Hashes[c])
                 throw new InvalidDataException($"{packPath}: chunk {c} fails its hash check"); // the caller re-serves the whole read by emulation
@@ -140,47 +142,20 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
             PageCacheReads.BringIn(pack, offset, length, _extentEnd);
     }
 
-    private void ReadAndDecode(int first, int last, Span<byte> target)
-    {
-        int storedLength = checked((int)(table.StoredOffsets[last + 1] - table.StoredOffsets[first]));
-        var stored = System.Buffers.ArrayPool<byte>.Shared.Rent(storedLength);
-        try
-        {
-            ReadPack(extentOffset + table.StoredOffsets[first], stored.AsSpan(0, storedLength));
-            for (int c = first, at = 0; c <= last; at += table.RawLength(c), c++)
-            {
-                var chunk = stored.AsSpan((int)(table.StoredOffsets[c] - table.StoredOffsets[first]), table.StoredLengths[c]);
-                var output = target.Slice(at, table.RawLength(c));
-                if (table.Codecs[c] == ChunkCodec.Raw)
-                    chunk.CopyTo(output);
-                else if (LZ4Codec.Decode(chunk, output) != output.Length)
-                    throw new InvalidDataException($"{packPath}: chunk {c} does not decode");
-            }
-        }
-        finally
-        {
-            System.Buffers.ArrayPool<byte>.Shared.Return(stored);
-        }
-    }
-
     private byte[] Decode(int index)
     {
         if (t_last is { } last && last.Owner == this && last.Index == index)
             return last.Bytes;
-        var stored = new byte[table.StoredLengths[index]];
-        ReadPack(extentOffset + table.StoredOffsets[index], stored);
         byte[] raw;
-        if (table.Codecs[index] == ChunkCodec.Raw)
-            raw = stored;
+        if (table.Codecs[index] == ChunkCodec.Lz4)
+            raw = _lz4.Chunk(index); // hash-checked there
         else
         {
-            raw = new byte[table.RawLength(index)];
-            int decoded = LZ4Codec.Decode(stored, raw);
-            if (decoded != raw.Length)
-                throw new InvalidDataException($"{packPath}: chunk {index} does not decode");
+            raw = new byte[table.StoredLengths[index]];
+            ReadPack(extentOffset + table.StoredOffsets[index], raw);
+            if (ChunkTable.Hash(raw) != table.Hashes[index])
+                throw new InvalidDataException($"{packPath}: chunk {index} fails its hash check");
         }
-        if (ChunkTable.Hash(raw) != table.Hashes[index])
-            throw new InvalidDataException($"{packPath}: chunk {index} fails its hash check");
         Volatile.Write(ref _verified[index], 1);
         t_last = new DecodedChunk(this, index, raw);
         return raw;
@@ -210,6 +185,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
 
     public void Dispose()
     {
+        _lz4.Dispose();
         pack.Dispose();
         if (_fallback.IsValueCreated)
             _fallback.Value.Dispose();

@@ -19,7 +19,6 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
     private const long AheadBytes = 4L << 20;
     private readonly int _aheadChunks = (int)Math.Max(Lz4DecodeAhead.PieceChunks, AheadBytes / table.ChunkSize);
     private readonly FileIdentity? _packIdentity = store is null ? null : IdentityOf(pack);
-    private readonly int[] _decoding = new int[table.Count]; // 1 while someone decodes the chunk into the store
     private int _pass; // changes when the reader jumps: the work queued for the old position is dropped
     private int _readerAt; // the chunk after the last whole-chunk run read
     private int _queuedTo; // decoding was asked for up to here, in this pass
@@ -30,56 +29,78 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
     /// <summary>
     /// Fills <paramref name="target"/> with chunks <paramref name="first"/>…<paramref name="last"/>: LZ4 ones decoded and
     /// hash-checked, raw ones as stored (the caller checks those), and asks for the chunks after them to be decoded ahead.
+    /// Kept chunks are copied out; the others are read from the pack in one read and decoded in place by the reader, who
+    /// never waits for a background thread (on a loaded machine it may not run for milliseconds), and kept by one: new
+    /// memory costs a page fault per 4 KiB, which on the reader's thread measured as much as the decoding.
     /// </summary>
     public void ReadRun(int first, int last, Span<byte> target)
     {
         if (Keeping)
             FollowReader(first, last + 1);
+        int count = last - first + 1;
+        Span<bool> served = count <= 512 ? stackalloc bool[count] : new bool[count];
+        int missFirst = -1, missLast = -1;
         for (int c = first, at = 0; c <= last; at += table.RawLength(c), c++)
         {
-            var output = target.Slice(at, table.RawLength(c));
-            if (table.Codecs[c] == ChunkCodec.Raw)
-                ReadPack(extentOffset + table.StoredOffsets[c], output);
-            else if (Keeping)
-                Chunk(c).CopyTo(output);
-            else
-                DecodeChecked(c, output);
+            if (table.Codecs[c] == ChunkCodec.Lz4 && Keeping && store!.TryGet(KeyOf(c), out var kept))
+            {
+                kept.CopyTo(target.Slice(at, kept.Length));
+                served[c - first] = true;
+                continue;
+            }
+            missFirst = missFirst < 0 ? c : missFirst;
+            missLast = c;
+        }
+        if (missFirst >= 0)
+            ReadAndDecode(missFirst, missLast, target[(int)((long)(missFirst - first) * table.ChunkSize)..], served[(missFirst - first)..]);
+    }
+
+    private void ReadAndDecode(int first, int last, Span<byte> target, ReadOnlySpan<bool> served)
+    {
+        long storedFrom = table.StoredOffsets[first];
+        int storedLength = checked((int)(table.StoredOffsets[last + 1] - storedFrom));
+        var stored = ArrayPool<byte>.Shared.Rent(storedLength);
+        try
+        {
+            ReadPack(extentOffset + storedFrom, stored.AsSpan(0, storedLength));
+            for (int c = first, at = 0; c <= last; at += table.RawLength(c), c++)
+            {
+                if (served[c - first])
+                    continue;
+                var chunk = stored.AsSpan((int)(table.StoredOffsets[c] - storedFrom), table.StoredLengths[c]);
+                var output = target.Slice(at, table.RawLength(c));
+                if (table.Codecs[c] == ChunkCodec.Raw)
+                {
+                    chunk.CopyTo(output);
+                    continue;
+                }
+                if (LZ4Codec.Decode(chunk, output) != output.Length)
+                    throw new InvalidDataException($"{packPath}: chunk {c} does not decode");
+                if (ChunkTable.Hash(output) != table.Hashes[c])
+                    throw new InvalidDataException($"{packPath}: chunk {c} fails its hash check");
+            }
+            if (Keeping)
+                Lz4DecodeAhead.Enqueue(this, first, last + 1, Volatile.Read(ref _pass), behind: true);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(stored);
         }
     }
 
     /// <summary>Chunk <paramref name="index"/> (LZ4) decoded and hash-checked; the array is shared and must not be written.</summary>
     public byte[] Chunk(int index)
     {
-        if (!Keeping)
-        {
-            var raw = new byte[table.RawLength(index)];
-            DecodeChecked(index, raw);
-            return raw;
-        }
-        var key = KeyOf(index);
-        var spin = new SpinWait();
-        while (true)
-        {
-            if (store!.TryGet(key, out var kept))
-                return kept;
-            if (Interlocked.CompareExchange(ref _decoding[index], 1, 0) == 0)
-            {
-                try
-                {
-                    if (store.TryGet(key, out kept)) // finished between the look and the claim
-                        return kept;
-                    var raw = new byte[table.RawLength(index)];
-                    DecodeChecked(index, raw);
-                    store.Add(key, raw);
-                    return raw;
-                }
-                finally
-                {
-                    Volatile.Write(ref _decoding[index], 0);
-                }
-            }
-            spin.SpinOnce(sleep1Threshold: -1); // a background thread is decoding it now: work under way, tens of µs
-        }
+        if (Keeping && store!.TryGet(KeyOf(index), out var kept))
+            return kept;
+        var raw = Keeping ? KeptArray(table.RawLength(index)) : new byte[table.RawLength(index)];
+        if (!TryDecode(index, raw))
+            throw new InvalidDataException($"{packPath}: chunk {index} does not decode");
+        if (ChunkTable.Hash(raw) != table.Hashes[index])
+            throw new InvalidDataException($"{packPath}: chunk {index} fails its hash check");
+        if (Keeping)
+            store!.Add(KeyOf(index), raw);
+        return raw;
     }
 
     private void FollowReader(int first, int next)
@@ -95,48 +116,52 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
         if (from >= until || (until - from < _aheadChunks / 2 && until < table.Count))
             return; // far enough ahead already: ask in larger pieces than one read
         Volatile.Write(ref _queuedTo, until);
-        Lz4DecodeAhead.Enqueue(this, from, until, Volatile.Read(ref _pass));
+        Lz4DecodeAhead.Enqueue(this, from, until, Volatile.Read(ref _pass), behind: false);
     }
 
-    /// <summary>Decodes chunks [from, to) into the store unless the reader has passed them, jumped, or closed the file; on a background thread.</summary>
-    internal void DecodeAhead(int from, int to, int pass)
+    /// <summary>
+    /// Decodes chunks [from, to) into the store, on a background thread, their stored bytes in one read; unless the file
+    /// was closed, or, ahead of the reader, the reader has passed them or jumped. A chunk the reader reaches first it
+    /// decodes itself: both may then decode it, and the store keeps the first. <paramref name="behind"/>: chunks the
+    /// reader decoded without keeping them.
+    /// </summary>
+    internal void DecodeAhead(int from, int to, int pass, bool behind)
     {
-        byte[]? raw = null;
-        for (int c = from; c < to; c++)
+        if (!behind)
+            from = Math.Max(from, Volatile.Read(ref _readerAt));
+        if (from >= to || _disposed || (!behind && Volatile.Read(ref _pass) != pass))
+            return;
+        long storedFrom = table.StoredOffsets[from];
+        int storedLength = checked((int)(table.StoredOffsets[to] - storedFrom));
+        var stored = ArrayPool<byte>.Shared.Rent(storedLength);
+        try
         {
-            if (_disposed || Volatile.Read(ref _pass) != pass)
-                return;
-            if (c < Volatile.Read(ref _readerAt) || table.Codecs[c] != ChunkCodec.Lz4)
-                continue;
-            var key = KeyOf(c);
-            if (store!.Contains(key) || Interlocked.CompareExchange(ref _decoding[c], 1, 0) != 0)
-                continue;
-            try
+            ReadPack(extentOffset + storedFrom, stored.AsSpan(0, storedLength));
+            for (int c = from; c < to; c++)
             {
-                raw ??= new byte[table.RawLength(c)];
-                if (raw.Length != table.RawLength(c))
-                    raw = new byte[table.RawLength(c)];
-                if (TryDecode(c, raw) && ChunkTable.Hash(raw) == table.Hashes[c])
-                {
-                    store.Add(key, raw);
-                    raw = null;
-                }
+                if (_disposed || (!behind && Volatile.Read(ref _pass) != pass))
+                    return;
+                if ((!behind && c < Volatile.Read(ref _readerAt)) || table.Codecs[c] != ChunkCodec.Lz4)
+                    continue;
+                var key = KeyOf(c);
+                if (store!.Contains(key))
+                    continue;
+                var raw = KeptArray(table.RawLength(c));
+                var chunk = stored.AsSpan((int)(table.StoredOffsets[c] - storedFrom), table.StoredLengths[c]);
                 // a damaged chunk is left for the reader, who decodes it, finds the damage and falls back to emulation
+                if (LZ4Codec.Decode(chunk, raw) == raw.Length && ChunkTable.Hash(raw) == table.Hashes[c])
+                    store.Add(key, raw);
             }
-            finally
-            {
-                Volatile.Write(ref _decoding[c], 0);
-            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(stored);
         }
     }
 
-    private void DecodeChecked(int index, Span<byte> output)
-    {
-        if (!TryDecode(index, output))
-            throw new InvalidDataException($"{packPath}: chunk {index} does not decode");
-        if (ChunkTable.Hash(output) != table.Hashes[index])
-            throw new InvalidDataException($"{packPath}: chunk {index} fails its hash check");
-    }
+    // Kept chunks live long (until evicted): on the pinned heap they are never copied by the GC's compaction, which
+    // would otherwise move every decoded byte twice more on its way to generation 2.
+    private static byte[] KeptArray(int length) => GC.AllocateUninitializedArray<byte>(length, pinned: true);
 
     private bool TryDecode(int index, Span<byte> output)
     {

@@ -18,8 +18,11 @@ internal static class Lz4DecodeAhead
     private static readonly BlockingCollection<Request> s_queue = new(QueueCapacity);
     private static int s_started;
 
-    /// <summary>Asks for chunks [<paramref name="from"/>, <paramref name="to"/>) of <paramref name="chunks"/>, for the reader's pass <paramref name="pass"/>.</summary>
-    public static void Enqueue(Lz4Chunks chunks, int from, int to, int pass)
+    /// <summary>
+    /// Asks for chunks [<paramref name="from"/>, <paramref name="to"/>) of <paramref name="chunks"/>: ahead of the reader's
+    /// pass <paramref name="pass"/>, or <paramref name="behind"/> it, to keep what the reader decoded itself.
+    /// </summary>
+    public static void Enqueue(Lz4Chunks chunks, int from, int to, int pass, bool behind)
     {
         if (Interlocked.Exchange(ref s_started, 1) == 0)
         {
@@ -28,7 +31,7 @@ internal static class Lz4DecodeAhead
         }
         for (int at = from; at < to; at += PieceChunks)
         {
-            if (!s_queue.TryAdd(new Request(chunks, at, Math.Min(to, at + PieceChunks), pass)))
+            if (!s_queue.TryAdd(new Request(chunks, at, Math.Min(to, at + PieceChunks), pass, behind)))
                 return;
         }
     }
@@ -39,7 +42,7 @@ internal static class Lz4DecodeAhead
         {
             try
             {
-                request.Chunks.DecodeAhead(request.From, request.To, request.Pass);
+                request.Chunks.DecodeAhead(request.From, request.To, request.Pass, request.Behind);
             }
             catch (Exception)
             {
@@ -49,5 +52,5 @@ internal static class Lz4DecodeAhead
         }
     }
 
-    private readonly record struct Request(Lz4Chunks Chunks, int From, int To, int Pass);
+    private readonly record struct Request(Lz4Chunks Chunks, int From, int To, int Pass, bool Behind);
 }

@@ -80,7 +80,13 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
                     throw new InvalidDataException($"{packPath}: chunk {c} fails its hash check");
             }
             if (Keeping)
-                Lz4DecodeAhead.Enqueue(this, first, last + 1, Volatile.Read(ref _pass), behind: true);
+            {
+                // a copy for a background thread to keep: a memory copy here instead of a second decode there
+                int length = (int)((long)(last - first) * table.ChunkSize + table.RawLength(last));
+                var decoded = ArrayPool<byte>.Shared.Rent(length);
+                target[..length].CopyTo(decoded);
+                Lz4DecodeAhead.EnqueueKeep(this, first, last, decoded);
+            }
         }
         finally
         {
@@ -116,20 +122,18 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
         if (from >= until || (until - from < _aheadChunks / 2 && until < table.Count))
             return; // far enough ahead already: ask in larger pieces than one read
         Volatile.Write(ref _queuedTo, until);
-        Lz4DecodeAhead.Enqueue(this, from, until, Volatile.Read(ref _pass), behind: false);
+        Lz4DecodeAhead.Enqueue(this, from, until, Volatile.Read(ref _pass));
     }
 
     /// <summary>
     /// Decodes chunks [from, to) into the store, on a background thread, their stored bytes in one read; unless the file
-    /// was closed, or, ahead of the reader, the reader has passed them or jumped. A chunk the reader reaches first it
-    /// decodes itself: both may then decode it, and the store keeps the first. <paramref name="behind"/>: chunks the
-    /// reader decoded without keeping them.
+    /// was closed, or the reader has passed them or jumped. A chunk the reader reaches first it decodes itself: both
+    /// may then decode it, and the store keeps the first.
     /// </summary>
-    internal void DecodeAhead(int from, int to, int pass, bool behind)
+    internal void DecodeAhead(int from, int to, int pass)
     {
-        if (!behind)
-            from = Math.Max(from, Volatile.Read(ref _readerAt));
-        if (from >= to || _disposed || (!behind && Volatile.Read(ref _pass) != pass))
+        from = Math.Max(from, Volatile.Read(ref _readerAt));
+        if (from >= to || _disposed || Volatile.Read(ref _pass) != pass)
             return;
         long storedFrom = table.StoredOffsets[from];
         int storedLength = checked((int)(table.StoredOffsets[to] - storedFrom));
@@ -139,9 +143,9 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
             ReadPack(extentOffset + storedFrom, stored.AsSpan(0, storedLength));
             for (int c = from; c < to; c++)
             {
-                if (_disposed || (!behind && Volatile.Read(ref _pass) != pass))
+                if (_disposed || Volatile.Read(ref _pass) != pass)
                     return;
-                if ((!behind && c < Volatile.Read(ref _readerAt)) || table.Codecs[c] != ChunkCodec.Lz4)
+                if (c < Volatile.Read(ref _readerAt) || table.Codecs[c] != ChunkCodec.Lz4)
                     continue;
                 var key = KeyOf(c);
                 if (store!.Contains(key))
@@ -156,6 +160,20 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
         finally
         {
             ArrayPool<byte>.Shared.Return(stored);
+        }
+    }
+
+    /// <summary>Keeps the LZ4 chunks of <paramref name="decoded"/>, chunks first…last that the reader decoded and checked; on a background thread.</summary>
+    internal void KeepDecoded(int first, int last, byte[] decoded)
+    {
+        for (int c = first; c <= last && !_disposed; c++)
+        {
+            var key = KeyOf(c);
+            if (table.Codecs[c] != ChunkCodec.Lz4 || store!.Contains(key))
+                continue;
+            var raw = KeptArray(table.RawLength(c));
+            decoded.AsSpan((int)((long)(c - first) * table.ChunkSize), raw.Length).CopyTo(raw);
+            store.Add(key, raw);
         }
     }
 

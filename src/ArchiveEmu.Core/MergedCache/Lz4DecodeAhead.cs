@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Collections.Concurrent;
 
 namespace ArchiveEmu.Core.MergedCache;
@@ -18,21 +19,34 @@ internal static class Lz4DecodeAhead
     private static readonly BlockingCollection<Request> s_queue = new(QueueCapacity);
     private static int s_started;
 
+    /// <summary>Asks for chunks [<paramref name="from"/>, <paramref name="to"/>) of <paramref name="chunks"/>, for the reader's pass <paramref name="pass"/>.</summary>
+    public static void Enqueue(Lz4Chunks chunks, int from, int to, int pass)
+    {
+        StartThreads();
+        for (int at = from; at < to; at += PieceChunks)
+        {
+            if (!s_queue.TryAdd(new Request(chunks, at, Math.Min(to, at + PieceChunks), pass, null)))
+                return;
+        }
+    }
+
     /// <summary>
-    /// Asks for chunks [<paramref name="from"/>, <paramref name="to"/>) of <paramref name="chunks"/>: ahead of the reader's
-    /// pass <paramref name="pass"/>, or <paramref name="behind"/> it, to keep what the reader decoded itself.
+    /// Asks for chunks <paramref name="first"/>…<paramref name="last"/> of <paramref name="chunks"/>, which the reader
+    /// decoded and checked, to be kept from <paramref name="decoded"/> (rented from the shared pool; returned here).
     /// </summary>
-    public static void Enqueue(Lz4Chunks chunks, int from, int to, int pass, bool behind)
+    public static void EnqueueKeep(Lz4Chunks chunks, int first, int last, byte[] decoded)
+    {
+        StartThreads();
+        if (!s_queue.TryAdd(new Request(chunks, first, last, 0, decoded)))
+            ArrayPool<byte>.Shared.Return(decoded);
+    }
+
+    private static void StartThreads()
     {
         if (Interlocked.Exchange(ref s_started, 1) == 0)
         {
             for (int i = 0; i < Threads; i++)
                 new Thread(Run) { IsBackground = true, Name = "archiveemu-lz4-ahead" }.Start();
-        }
-        for (int at = from; at < to; at += PieceChunks)
-        {
-            if (!s_queue.TryAdd(new Request(chunks, at, Math.Min(to, at + PieceChunks), pass, behind)))
-                return;
         }
     }
 
@@ -42,15 +56,24 @@ internal static class Lz4DecodeAhead
         {
             try
             {
-                request.Chunks.DecodeAhead(request.From, request.To, request.Pass, request.Behind);
+                if (request.Decoded is { } decoded)
+                    request.Chunks.KeepDecoded(request.From, request.To, decoded);
+                else
+                    request.Chunks.DecodeAhead(request.From, request.To, request.Pass);
             }
             catch (Exception)
             {
                 // A hint that failed (a disposed file, a pack gone) is the reader's to meet if it still reads there; an
                 // exception escaping this thread would end the process.
             }
+            finally
+            {
+                if (request.Decoded is { } decoded)
+                    ArrayPool<byte>.Shared.Return(decoded);
+            }
         }
     }
 
-    private readonly record struct Request(Lz4Chunks Chunks, int From, int To, int Pass, bool Behind);
+    // Decoded: bytes the reader decoded, to keep (From…To inclusive); null: decode [From, To) ahead of it
+    private readonly record struct Request(Lz4Chunks Chunks, int From, int To, int Pass, byte[]? Decoded);
 }

@@ -17,6 +17,11 @@ internal static class Lz4DecodeAhead
     // One thread per core beside the reader's; more only compete with the readers they serve.
     private static readonly int Threads = Math.Clamp(Environment.ProcessorCount - 1, 1, 4);
     private static readonly BlockingCollection<Request> s_queue = new(QueueCapacity);
+    // Decoded bytes waiting in the queue to be kept: past this a reader's chunks are not kept (they are decoded again at
+    // the next pass), so readers faster than the background threads cannot grow memory (the queue alone would allow
+    // 256 reads of up to 4 MiB).
+    private const long MaxWaitingBytes = 16L << 20;
+    private static long s_waitingBytes;
     private static int s_started;
 
     /// <summary>Asks for chunks [<paramref name="from"/>, <paramref name="to"/>) of <paramref name="chunks"/>, for the reader's pass <paramref name="pass"/>.</summary>
@@ -37,8 +42,12 @@ internal static class Lz4DecodeAhead
     public static void EnqueueKeep(Lz4Chunks chunks, int first, int last, byte[] decoded)
     {
         StartThreads();
-        if (!s_queue.TryAdd(new Request(chunks, first, last, 0, decoded)))
+        if (Interlocked.Add(ref s_waitingBytes, decoded.Length) > MaxWaitingBytes
+            || !s_queue.TryAdd(new Request(chunks, first, last, 0, decoded)))
+        {
+            Interlocked.Add(ref s_waitingBytes, -decoded.Length);
             ArrayPool<byte>.Shared.Return(decoded);
+        }
     }
 
     private static void StartThreads()
@@ -69,7 +78,10 @@ internal static class Lz4DecodeAhead
             finally
             {
                 if (request.Decoded is { } decoded)
+                {
+                    Interlocked.Add(ref s_waitingBytes, -decoded.Length);
                     ArrayPool<byte>.Shared.Return(decoded);
+                }
             }
         }
     }

@@ -173,7 +173,8 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
                 continue;
             var raw = KeptArray(table.RawLength(c));
             decoded.AsSpan((int)((long)(c - first) * table.ChunkSize), raw.Length).CopyTo(raw);
-            store.Add(key, raw);
+            if (ChunkTable.Hash(raw) == table.Hashes[c]) // checked again: copied from the caller's buffer, which it owns
+                store.Add(key, raw);
         }
     }
 

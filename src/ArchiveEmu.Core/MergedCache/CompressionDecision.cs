@@ -30,7 +30,8 @@ public sealed record CompressionDecision(ChunkCompression Compression, string Re
     /// Applies <paramref name="choice"/> for merged bytes stored in <paramref name="cacheFolder"/>. Auto stores LZ4 only
     /// where reading fewer bytes saves more than decoding costs (docs/DESIGN.md, "Chunk compression"): with r the share
     /// LZ4 stores, R the device's read speed and D LZ4's decode speed, raw costs 1/R a byte and LZ4 r/R + 1/D (decoding
-    /// runs on the reader's thread), so LZ4 pays iff R &lt; (1 − r)·D. An unmeasured device stores raw. Never throws for the probe.
+    /// counted on the reader's thread: decoding ahead on the other core did not pay on a machine whose cores were busy,
+    /// see DESIGN), so LZ4 pays iff R &lt; (1 − r)·D. An unmeasured device stores raw. Never throws for the probe.
     /// </summary>
     public static CompressionDecision Make(CompressionChoice choice, string cacheFolder, CodecProbes? probes = null)
     {

@@ -49,7 +49,7 @@ public sealed record Lz4Speed(double DecodeMbps, double Ratio)
 
     // BC1 blocks over a 512-block-wide image: two RGB565 endpoints around a smooth value, then 32 bits of 2-bit indices
     // drawn from a few gradient patterns with noise: compresses as block-compressed game textures do, neither zeros nor noise.
-    private static byte[] TextureLike(int bytes)
+    internal static byte[] TextureLike(int bytes)
     {
         var data = new byte[bytes];
         ulong rng = 0x9E3779B97F4A7C15UL;

@@ -1,4 +1,3 @@
-using K4os.Compression.LZ4;
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 
@@ -13,11 +12,14 @@ namespace ArchiveEmu.Core.MergedCache;
 /// once, and from then on every read is served by <paramref name="fallback"/> (emulation), so a reader never sees a wrong byte.
 /// </summary>
 internal sealed class MergedSource(SafeFileHandle pack, string packPath, long extentOffset, ChunkTable table,
-    Func<VirtualFile> fallback, Action<string> onCorrupt, bool trusted = false) : SegmentSource, IBringInAhead, IStreamingReader, IDisposable
+    Func<VirtualFile> fallback, Action<string> onCorrupt, bool trusted = false, DecodedChunkStore? decoded = null)
+    : SegmentSource, IBringInAhead, IStreamingReader, IDisposable
 {
+    // LZ4 chunks: kept decoded in `decoded` between opens and decoded ahead of a streaming reader (none: decoded on each read)
+    private readonly Lz4Chunks _lz4 = new(pack, packPath, extentOffset, table, decoded);
     private readonly Lazy<VirtualFile> _fallback = new(fallback, LazyThreadSafetyMode.ExecutionAndPublication);
     private readonly int[] _verified = Verified(table.Count, trusted);
-    private int _chunksHashChecked;
+    private int _rawChunksHashChecked;
     private volatile bool _corrupt;
 
     private const int MaxRunBytes = 4 << 20; // one read of at most this much: bounds the decode buffer of a huge read
@@ -56,11 +58,11 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
         _fallback.Value.ReadExactly(sourceOffset, destination);
     }
 
-    /// <summary>Chunk hash checks this source made (an LZ4 chunk's at every decode): none for a trusted extent's raw chunks.</summary>
-    internal int ChunksHashChecked => Volatile.Read(ref _chunksHashChecked);
+    /// <summary>Raw chunks this source hash-checked: none in a trusted extent (LZ4 chunks are checked by <see cref="Lz4Chunks"/>).</summary>
+    internal int RawChunksHashChecked => Volatile.Read(ref _rawChunksHashChecked);
 
-    // A trusted extent starts with every chunk taken as checked; only raw chunks look (an LZ4 chunk's hash costs a few
-    // per cent of its decode, and keeps an open file safe from a pack changed under it: docs/DESIGN.md).
+    // A trusted extent starts with every chunk taken as checked; only raw chunks look at it (an LZ4 chunk is hash-checked
+    // when it is decoded, which costs a few per cent of the decode: docs/DESIGN.md).
     private static int[] Verified(int count, bool trusted)
     {
         var verified = new int[count];
@@ -88,10 +90,10 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
     }
 
     /// <summary>
-    /// Chunks <paramref name="first"/>… that <paramref name="destination"/> covers whole: their stored bytes in one
-    /// read (straight into the destination when all are raw), decoded in place and hash-checked there — no
-    /// per-chunk allocation or copy, so a whole-archive read costs about what reading the plain file does.
-    /// Returns the bytes delivered.
+    /// Chunks <paramref name="first"/>… that <paramref name="destination"/> covers whole: when all are raw, their
+    /// stored bytes in one read straight into the destination, hash-checked there — no per-chunk allocation or copy,
+    /// so a whole-archive read costs about what reading the plain file does; otherwise through <see cref="Lz4Chunks"/>
+    /// (kept, or decoded ahead on another core). Returns the bytes delivered.
     /// </summary>
     private int ReadWholeChunks(int first, Span<byte> destination)
     {
@@ -111,14 +113,14 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
         if (allRaw)
             ReadPack(extentOffset + storedStart, target);
         else
-            ReadAndDecode(first, last, target);
+            _lz4.ReadRun(first, last, target);
 
         for (int c = first, at = 0; c <= last; at += table.RawLength(c), c++)
         {
             bool rawChecked = table.Codecs[c] == ChunkCodec.Raw && Volatile.Read(ref _verified[c]) != 0;
-            if (rawChecked)
+            if (rawChecked || table.Codecs[c] == ChunkCodec.Lz4) // LZ4 chunks arrive hash-checked by _lz4
                 continue;
-            Interlocked.Increment(ref _chunksHashChecked);
+            Interlocked.Increment(ref _rawChunksHashChecked);
             if (ChunkTable.Hash(target.Slice(at, table.RawLength(c))) != table.Hashes[c])
                 throw new InvalidDataException($"{packPath}: chunk {c} fails its hash check"); // the caller re-serves the whole read by emulation
             Volatile.Write(ref _verified[c], 1);
@@ -157,48 +159,21 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
             PageCacheReads.BringIn(pack, offset, length, _extentEnd);
     }
 
-    private void ReadAndDecode(int first, int last, Span<byte> target)
-    {
-        int storedLength = checked((int)(table.StoredOffsets[last + 1] - table.StoredOffsets[first]));
-        var stored = System.Buffers.ArrayPool<byte>.Shared.Rent(storedLength);
-        try
-        {
-            ReadPack(extentOffset + table.StoredOffsets[first], stored.AsSpan(0, storedLength));
-            for (int c = first, at = 0; c <= last; at += table.RawLength(c), c++)
-            {
-                var chunk = stored.AsSpan((int)(table.StoredOffsets[c] - table.StoredOffsets[first]), table.StoredLengths[c]);
-                var output = target.Slice(at, table.RawLength(c));
-                if (table.Codecs[c] == ChunkCodec.Raw)
-                    chunk.CopyTo(output);
-                else if (LZ4Codec.Decode(chunk, output) != output.Length)
-                    throw new InvalidDataException($"{packPath}: chunk {c} does not decode");
-            }
-        }
-        finally
-        {
-            System.Buffers.ArrayPool<byte>.Shared.Return(stored);
-        }
-    }
-
     private byte[] Decode(int index)
     {
         if (t_last is { } last && last.Owner == this && last.Index == index)
             return last.Bytes;
-        var stored = new byte[table.StoredLengths[index]];
-        ReadPack(extentOffset + table.StoredOffsets[index], stored);
         byte[] raw;
-        if (table.Codecs[index] == ChunkCodec.Raw)
-            raw = stored;
+        if (table.Codecs[index] == ChunkCodec.Lz4)
+            raw = _lz4.Chunk(index); // hash-checked there
         else
         {
-            raw = new byte[table.RawLength(index)];
-            int decoded = LZ4Codec.Decode(stored, raw);
-            if (decoded != raw.Length)
-                throw new InvalidDataException($"{packPath}: chunk {index} does not decode");
+            raw = new byte[table.StoredLengths[index]];
+            ReadPack(extentOffset + table.StoredOffsets[index], raw);
+            Interlocked.Increment(ref _rawChunksHashChecked);
+            if (ChunkTable.Hash(raw) != table.Hashes[index])
+                throw new InvalidDataException($"{packPath}: chunk {index} fails its hash check");
         }
-        Interlocked.Increment(ref _chunksHashChecked);
-        if (ChunkTable.Hash(raw) != table.Hashes[index])
-            throw new InvalidDataException($"{packPath}: chunk {index} fails its hash check");
         Volatile.Write(ref _verified[index], 1);
         t_last = new DecodedChunk(this, index, raw);
         return raw;
@@ -228,6 +203,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
 
     public void Dispose()
     {
+        _lz4.Dispose();
         pack.Dispose();
         if (_fallback.IsValueCreated)
             _fallback.Value.Dispose();

@@ -14,9 +14,11 @@ internal sealed class CacheTestGame : IDisposable
 {
     private readonly TempDirectory _dir = new("cache");
 
-    public CacheTestGame(int entries = 24, int entrySize = 20_000)
+    /// <param name="entryBytes">The tex.afs entries' bytes from (seed, length); random (LZ4 leaves them raw) unless given.</param>
+    public CacheTestGame(int entries = 24, int entrySize = 20_000, Func<int, int, byte[]>? entryBytes = null)
     {
-        var originals = Enumerable.Range(0, entries).Select(i => (byte[]?)TestData.Random(100 + i, entrySize + i * 37)).ToArray();
+        entryBytes ??= TestData.Random;
+        var originals = Enumerable.Range(0, entries).Select(i => (byte[]?)entryBytes(100 + i, entrySize + i * 37)).ToArray();
         _dir.Write("game/data/tex.afs", AfsTestWriter.Write(originals));
         if (OperatingSystem.IsWindows()) // no python3 there: the same entries from .NET's tar writer
             DotNetArchiveWriters.WriteTar(_dir["game/data/pack.tar"], Enumerable.Range(0, 12)

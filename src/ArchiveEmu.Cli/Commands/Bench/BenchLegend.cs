@@ -36,7 +36,8 @@ internal static class BenchLegend
         ("emulated", "ArchiveEmu serving the archive from the game's original and the mod's loose files, opened fresh every run"),
         ("emulated-kept / merged-kept", "-kept: opened once and kept across runs, as the mount host keeps an open file"),
         ("merged", "the emulated bytes stored once in the merged cache (build --merge), raw, opened fresh every run"),
-        ("merged-lz4", "the same stored as LZ4 chunks: fewer bytes from the disk, CPU spent decoding"),
+        ("merged-lz4", "the same stored as LZ4 chunks: fewer bytes from the disk, decoded ahead of the reader on another core;"
+            + " decoded chunks are kept in the process between opens, so warm runs copy them; --cold empties that store before every run"),
         ("lz4 on texture-like data", "LZ4 alone on this data, in memory: stored share, chunks that shrank, decode speed"),
     ];
 

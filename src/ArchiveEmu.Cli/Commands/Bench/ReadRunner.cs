@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using ArchiveEmu.Core.MergedCache;
 using System.IO.Hashing;
 using System.Runtime.InteropServices;
 
@@ -71,6 +72,7 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
     {
         if (!options.Cold)
             return;
+        DecodedChunkStore.ClearShared(); // a real cold start is a new process, which has no decoded chunks kept
         if (options.DropAllCaches)
             PageCache.DropAll();
         else

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;
@@ -31,60 +32,63 @@ internal static class LayoutSegments
         }
     }
 
-    /// <summary>Reads the table and opens the virtual file over it: each file acquired once from the pool, by the identity recorded.</summary>
+    /// <summary>
+    /// Reads the table and opens the virtual file over it, in one pass: each file acquired from the pool (by the identity
+    /// recorded) when a segment first reads it, every segment checked against its source and the archive's length.
+    /// </summary>
     public static VirtualFile Open(ref LayoutReader r, long archiveLength, (string Path, FileIdentity Identity)[] files, MemorySource[] blobs,
         FileHandlePool? pool)
     {
-        var segments = new Segment[r.Count(RecordBytes)];
-        var kinds = new Kind[segments.Length];
-        var references = new int[segments.Length];
-        long at = 0;
-        for (int i = 0; i < segments.Length; i++)
-        {
-            var kind = (Kind)r.ReadByte();
-            int reference = r.ReadInt32();
-            long length = r.ReadInt64(), sourceOffset = r.ReadInt64();
-            bool fits = length > 0 && length <= long.MaxValue - at && sourceOffset >= 0 && kind switch
-            {
-                Kind.File => (uint)reference < (uint)files.Length && sourceOffset <= files[reference].Identity.Length - length,
-                Kind.Memory => (uint)reference < (uint)blobs.Length && sourceOffset <= blobs[reference].Bytes.Length - length,
-                Kind.Zeros => true,
-                _ => false,
-            };
-            if (!fits)
-                LayoutReader.Corrupt($"layout segment {i} is malformed");
-            (kinds[i], references[i]) = (kind, reference);
-            segments[i] = new Segment(at, length, kind == Kind.Memory ? blobs[reference] : ZeroSource.Instance, sourceOffset);
-            at += length;
-        }
-        if (at != archiveLength)
-            LayoutReader.Corrupt($"layout's segments cover {at} bytes, its archive {archiveLength}");
-        if (r.Left != 0)
-            LayoutReader.Corrupt("layout has bytes past its segment table");
-
         pool ??= FileHandlePool.Shared;
-        var acquired = new PooledFile[files.Length];
-        int count = 0;
+        var segments = new Segment[r.Count(RecordBytes)];
+        var records = r.Take(segments.Length * RecordBytes);
+        var sources = new FileSource?[files.Length];
+        var acquired = new List<PooledFile>();
         try
         {
-            var sources = new FileSource[files.Length];
-            for (; count < files.Length; count++)
-            {
-                acquired[count] = pool.Acquire(files[count].Path, files[count].Identity);
-                sources[count] = new FileSource(acquired[count]);
-            }
+            long at = 0;
             for (int i = 0; i < segments.Length; i++)
             {
-                if (kinds[i] == Kind.File)
-                    segments[i] = segments[i] with { Source = sources[references[i]] };
+                var record = records.Slice(i * RecordBytes, RecordBytes);
+                var kind = (Kind)record[0];
+                int reference = BinaryPrimitives.ReadInt32LittleEndian(record[1..]);
+                long length = BinaryPrimitives.ReadInt64LittleEndian(record[5..]), sourceOffset = BinaryPrimitives.ReadInt64LittleEndian(record[13..]);
+                bool fits = length > 0 && length <= long.MaxValue - at && sourceOffset >= 0 && kind switch
+                {
+                    Kind.File => (uint)reference < (uint)files.Length && sourceOffset <= files[reference].Identity.Length - length,
+                    Kind.Memory => (uint)reference < (uint)blobs.Length && sourceOffset <= blobs[reference].Bytes.Length - length,
+                    Kind.Zeros => true,
+                    _ => false,
+                };
+                if (!fits)
+                    LayoutReader.Corrupt($"layout segment {i} is malformed");
+                SegmentSource source = kind switch
+                {
+                    Kind.File => sources[reference] ??= Acquire(pool, files[reference], acquired),
+                    Kind.Memory => blobs[reference],
+                    _ => ZeroSource.Instance,
+                };
+                segments[i] = new Segment(at, length, source, sourceOffset);
+                at += length;
             }
-            return new VirtualFile(segments, acquired, archiveLength);
+            if (at != archiveLength)
+                LayoutReader.Corrupt($"layout's segments cover {at} bytes, its archive {archiveLength}");
+            if (r.Left != 0)
+                LayoutReader.Corrupt("layout has bytes past its segment table");
+            return new VirtualFile(segments, acquired.ToArray(), archiveLength);
         }
         catch
         {
-            for (int i = 0; i < count; i++)
-                pool.Release(acquired[i]);
+            foreach (var file in acquired)
+                pool.Release(file);
             throw;
         }
+    }
+
+    private static FileSource Acquire(FileHandlePool pool, (string Path, FileIdentity Identity) file, List<PooledFile> acquired)
+    {
+        var pooled = pool.Acquire(file.Path, file.Identity);
+        acquired.Add(pooled);
+        return new FileSource(pooled);
     }
 }

@@ -6,7 +6,8 @@ namespace ArchiveEmu.Benchmarks;
 /// Runs the benchmarks: <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- --filter '*'</c>;
 /// <c>-- mount</c> runs the FUSE mount read benchmark instead (see <see cref="Mount.MountReadBenchmark"/>), <c>-- folios</c>
 /// the large-folio share of a cold pass (see <see cref="VirtualFiles.LargeFolioShareBenchmark"/>), <c>-- wrongcase</c> an open
-/// by a wrong-case name through the mount with and without <c>--ignore-case</c> (see <see cref="Mount.WrongCaseOpenBenchmark"/>).
+/// by a wrong-case name through the mount with and without <c>--ignore-case</c> (see <see cref="Mount.WrongCaseOpenBenchmark"/>),
+/// <c>-- layoutstages FORMAT…</c> where a layout restore's time goes (see <see cref="Formats.LayoutRestoreStages"/>).
 /// </summary>
 public static class Program
 {
@@ -16,6 +17,8 @@ public static class Program
             return Mount.MountReadBenchmark.Run(args[1..]);
         if (args.Length > 0 && args[0] == "wrongcase")
             return Mount.WrongCaseOpenBenchmark.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "layoutstages")
+            return Formats.LayoutRestoreStages.Run(args[1..]);
         if (args.Length > 0 && args[0] == "folios")
             return VirtualFiles.LargeFolioShareBenchmark.Run(args[1..]);
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

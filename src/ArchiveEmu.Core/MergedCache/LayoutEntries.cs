@@ -19,7 +19,7 @@ internal sealed class LayoutEntries : IReadOnlyList<EmulatedEntry>, IEntryStateC
     private readonly int _count, _indexes, _sizes, _flags, _origins, _nameEnds, _names;
     private readonly string[] _originNames;
     private readonly int[] _byState = new int[4];
-    private readonly EmulatedEntry?[] _made;
+    private EmulatedEntry?[]? _made; // made on the first entry asked for: serving asks for none
 
     /// <summary>Reads the origins and the entry columns at the reader's position (docs/FORMATS.md, "Layout").</summary>
     public LayoutEntries(byte[] bytes, ref LayoutReader reader)
@@ -37,7 +37,6 @@ internal sealed class LayoutEntries : IReadOnlyList<EmulatedEntry>, IEntryStateC
         int namesLength = reader.Count(1);
         _names = reader.Column(namesLength, 1);
         Validate(namesLength);
-        _made = new EmulatedEntry?[_count];
     }
 
     /// <summary>Writes what the constructor reads: the distinct origins, then one column per field and the names in one block.</summary>
@@ -75,7 +74,8 @@ internal sealed class LayoutEntries : IReadOnlyList<EmulatedEntry>, IEntryStateC
         get
         {
             ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)index, (uint)_count, nameof(index));
-            return _made[index] ??= Make(index); // a race makes two equal records; either is right
+            var made = _made ?? Interlocked.CompareExchange(ref _made, new EmulatedEntry?[_count], null) ?? _made;
+            return made[index] ??= Make(index); // a race makes two equal records; either is right
         }
     }
 

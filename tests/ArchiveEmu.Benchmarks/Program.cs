@@ -8,7 +8,8 @@ namespace ArchiveEmu.Benchmarks;
 /// the large-folio share of a cold pass (see <see cref="VirtualFiles.LargeFolioShareBenchmark"/>), <c>-- readloop</c> a
 /// plain loop of the virtual-file reads for strace and valgrind (see <see cref="VirtualFiles.ReadLoop"/>), <c>-- pairedreads</c>
 /// the engine's per-read cost timed in pairs against direct reads (see <see cref="VirtualFiles.PairedReadTiming"/>), <c>-- wrongcase</c> an open
-/// by a wrong-case name through the mount with and without <c>--ignore-case</c> (see <see cref="Mount.WrongCaseOpenBenchmark"/>).
+/// by a wrong-case name through the mount with and without <c>--ignore-case</c> (see <see cref="Mount.WrongCaseOpenBenchmark"/>),
+/// <c>-- layoutstages FORMAT…</c> where a layout restore's time goes (see <see cref="Formats.LayoutRestoreStages"/>).
 /// </summary>
 public static class Program
 {
@@ -22,6 +23,8 @@ public static class Program
             return VirtualFiles.PairedReadTiming.Run(args[1..]);
         if (args.Length > 0 && args[0] == "readloop")
             return VirtualFiles.ReadLoop.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "layoutstages")
+            return Formats.LayoutRestoreStages.Run(args[1..]);
         if (args.Length > 0 && args[0] == "folios")
             return VirtualFiles.LargeFolioShareBenchmark.Run(args[1..]);
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

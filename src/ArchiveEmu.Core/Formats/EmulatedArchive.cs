@@ -14,6 +14,12 @@ public enum EntryState { Original, Replaced, Added, Deleted }
 /// <param name="Input">The injected bytes, for replaced and added entries.</param>
 public sealed record EmulatedEntry(int Index, string? Name, long Size, EntryState State, string Origin, EntryInput? Input = null);
 
+/// <summary>An entry list that knows its counts by state without making its entries (a restored layout's).</summary>
+internal interface IEntryStateCounts
+{
+    int CountOf(EntryState state);
+}
+
 /// <summary>
 /// A modded archive as one virtual file, with its entry list. Owns the virtual file: disposing the
 /// archive disposes it.
@@ -33,7 +39,8 @@ public sealed class EmulatedArchive : IDisposable
     /// <summary>Entries in emulated order, then deleted ones (State = Deleted).</summary>
     public IReadOnlyList<EmulatedEntry> Entries { get; }
 
-    public int Count(EntryState state) => Entries.Count(e => e.State == state);
+    public int Count(EntryState state) =>
+        Entries is IEntryStateCounts counted ? counted.CountOf(state) : Entries.Count(e => e.State == state);
 
     /// <summary>Bytes of the emulated archive read from the original file.</summary>
     public long BytesFromOriginal => SumSegments(s => s.Source is FileSource f && f.Path == Original.Path);

@@ -1,38 +1,34 @@
+using System.Text;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>
-/// An emulated archive's layout — entry list, rebuilt header bytes and segment table — saved so that a
-/// later start rebuilds the virtual file without parsing the original again. Binary, little-endian,
-/// version byte first. Files are re-opened with the identity they had, so a changed file is an I/O error.
+/// An emulated archive's layout — entry list, rebuilt header bytes and segment table — saved so that a later start
+/// rebuilds the virtual file without parsing the original again (docs/FORMATS.md, "Layout"). Flat and little-endian,
+/// version byte first: entries as columns read in place, segments as fixed-size records turned straight into the
+/// virtual file's table (no builder, no sort), header bytes served from the blob itself. Files are re-opened with the
+/// identity they had, so a changed file is an I/O error.
 /// </summary>
 internal static class ArchiveLayout
 {
-    private const byte Version = 3; // 2: the original may be a slice of a file (offset and length stored); 3: identities hold ctime and inode
-    private enum Kind : byte { File = 0, Memory = 1, Zeros = 2 }
+    // 4: flat columns (issue 20: version 3's per-entry records and builder pass restored AFS no faster than a parse);
+    // 3: identities hold ctime and inode; 2: the original may be a slice of a file
+    public const byte Version = 4;
+    private const int IdentityBytes = 32;
 
     public static byte[] Serialize(EmulatedArchive archive)
     {
         using var stream = new MemoryStream();
         using var w = new BinaryWriter(stream);
         w.Write(Version);
-        w.Write(archive.Original.Format.Name);
-        w.Write(archive.Original.Path);
+        WriteString(w, archive.Original.Format.Name);
+        WriteString(w, archive.Original.Path);
         WriteIdentity(w, archive.Original.Identity);
         w.Write(archive.Original.Source.Offset);
         w.Write(archive.Original.Source.Length);
-        w.Write(archive.Entries.Count);
-        foreach (var e in archive.Entries)
-        {
-            w.Write(e.Index);
-            w.Write(e.Name is not null);
-            w.Write(e.Name ?? "");
-            w.Write(e.Size);
-            w.Write((byte)e.State);
-            w.Write(e.Origin);
-        }
+        LayoutEntries.Write(w, archive.Entries);
 
         var files = new Dictionary<FileSource, int>();
         var blobs = new Dictionary<MemorySource, int>();
@@ -46,7 +42,7 @@ internal static class ArchiveLayout
         w.Write(files.Count);
         foreach (var f in files.Keys)
         {
-            w.Write(f.Path);
+            WriteString(w, f.Path); // the path before the identity: CacheParserRegressionTests finds the original's length so
             WriteIdentity(w, f.Identity);
         }
         w.Write(blobs.Count);
@@ -56,87 +52,48 @@ internal static class ArchiveLayout
             w.Write(m.Bytes.Span);
         }
         w.Write(archive.File.Length);
-        w.Write(archive.File.Segments.Length);
-        foreach (var s in archive.File.Segments)
-        {
-            var (kind, reference) = s.Source switch
-            {
-                FileSource f => (Kind.File, files[f]),
-                MemorySource m => (Kind.Memory, blobs[m]),
-                ZeroSource => (Kind.Zeros, 0),
-                _ => throw new NotSupportedException($"a layout cannot hold a {s.Source.GetType().Name} segment"),
-            };
-            w.Write((byte)kind);
-            w.Write(s.VirtualOffset);
-            w.Write(s.Length);
-            w.Write(reference);
-            w.Write(s.SourceOffset);
-        }
+        LayoutSegments.Write(w, archive.File.Segments, files, blobs);
         w.Flush();
         return stream.ToArray();
     }
 
-    /// <summary>Rebuilds the archive from bytes that already passed their hash check; structure is still validated.</summary>
+    /// <summary>
+    /// Rebuilds the archive from bytes that already passed their hash check; structure is still validated, and a layout of
+    /// another version is an <see cref="InvalidDataException"/> (the caller drops it and parses).
+    /// </summary>
     public static EmulatedArchive Deserialize(byte[] bytes, FileHandlePool? pool)
     {
-        using var r = new BinaryReader(new MemoryStream(bytes, writable: false));
-        if (r.ReadByte() != Version)
-            throw new InvalidDataException("layout has an unknown version");
+        var r = new LayoutReader(bytes);
+        if (bytes.Length == 0 || bytes[0] != Version)
+            LayoutReader.Corrupt($"layout version {(bytes.Length == 0 ? "none" : bytes[0])}, this build reads {Version}");
+        r.ReadByte();
         var format = ArchiveFormats.ByName(r.ReadString()) ?? throw new InvalidDataException("layout names an unknown format");
         string originalPath = r.ReadString();
-        var originalIdentity = ReadIdentity(r);
+        var originalIdentity = r.ReadIdentity();
         long originalOffset = r.ReadInt64(), originalLength = r.ReadInt64();
         if (originalOffset < 0 || originalLength < 0 || originalOffset > originalIdentity.Length - originalLength)
-            throw new InvalidDataException("layout's original slice is outside its file");
+            LayoutReader.Corrupt("layout's original slice is outside its file");
 
-        var entries = new EmulatedEntry[Count(r, bytes, 10)];
-        var origins = new Dictionary<string, string>(StringComparer.Ordinal); // a handful of mods for 65,536 entries: one string each
-        for (int i = 0; i < entries.Length; i++)
-        {
-            int index = r.ReadInt32();
-            bool hasName = r.ReadBoolean();
-            string name = r.ReadString();
-            long size = r.ReadInt64();
-            var state = (EntryState)r.ReadByte();
-            string origin = r.ReadString();
-            if (!origins.TryAdd(origin, origin))
-                origin = origins[origin];
-            entries[i] = new EmulatedEntry(index, hasName ? name : null, size, state, origin);
-        }
-        var files = new (string Path, FileIdentity Identity)[Count(r, bytes, 33)];
+        var entries = new LayoutEntries(bytes, ref r);
+        var files = new (string Path, FileIdentity Identity)[r.Count(4 + IdentityBytes)];
         for (int i = 0; i < files.Length; i++)
-            files[i] = (r.ReadString(), ReadIdentity(r));
-        var blobs = new byte[Count(r, bytes, 4)][];
+            files[i] = (r.ReadString(), r.ReadIdentity());
+        var blobs = new MemorySource[r.Count(4)];
         for (int i = 0; i < blobs.Length; i++)
-            blobs[i] = r.ReadBytes(Count(r, bytes, 1));
-
-        long length = r.ReadInt64();
-        int segments = Count(r, bytes, 29);
-        var builder = new VirtualFileBuilder(pool, segments);
-        for (int i = 0; i < segments; i++)
         {
-            var kind = (Kind)r.ReadByte();
-            long at = r.ReadInt64(), size = r.ReadInt64();
-            int reference = r.ReadInt32();
-            long sourceOffset = r.ReadInt64();
-            switch (kind)
-            {
-                case Kind.File when (uint)reference < (uint)files.Length && sourceOffset >= 0 && size >= 0
-                                    && sourceOffset <= files[reference].Identity.Length - size:
-                    builder.AddFile(at, files[reference].Path, sourceOffset, size, files[reference].Identity);
-                    break;
-                case Kind.Memory when (uint)reference < (uint)blobs.Length && sourceOffset >= 0 && size >= 0 && sourceOffset + size <= blobs[reference].Length:
-                    builder.AddBytes(at, new ReadOnlyMemory<byte>(blobs[reference], (int)sourceOffset, (int)size));
-                    break;
-                case Kind.Zeros:
-                    builder.AddZeros(at, size);
-                    break;
-                default:
-                    throw new InvalidDataException($"layout segment {i} is malformed");
-            }
+            int length = r.Count(1);
+            blobs[i] = new MemorySource(new ReadOnlyMemory<byte>(bytes, r.Column(length, 1), length)); // served from the blob, not copied
         }
+        long archiveLength = r.ReadInt64();
+        var file = LayoutSegments.Open(ref r, archiveLength, files, blobs, pool);
         var original = new CachedArchiveIndex(new ArchiveSource(originalPath, originalOffset, originalLength, originalIdentity), format);
-        return new EmulatedArchive(original, builder.Build(length), entries);
+        return new EmulatedArchive(original, file, entries);
+    }
+
+    internal static void WriteString(BinaryWriter w, string value)
+    {
+        w.Write(Encoding.UTF8.GetByteCount(value));
+        w.Write(Encoding.UTF8.GetBytes(value));
     }
 
     private static void WriteIdentity(BinaryWriter w, FileIdentity identity)
@@ -145,19 +102,6 @@ internal static class ArchiveLayout
         w.Write(identity.LastWriteUtc.Ticks);
         w.Write(identity.ChangeUtc.Ticks);
         w.Write(identity.Inode);
-    }
-
-    private static FileIdentity ReadIdentity(BinaryReader r) => // a time out of range is an ArgumentException: a damaged layout
-        new(r.ReadInt64(), new DateTime(r.ReadInt64(), DateTimeKind.Utc), new DateTime(r.ReadInt64(), DateTimeKind.Utc), r.ReadUInt64());
-
-    // A count may not promise more records than the bytes left could hold.
-    private static int Count(BinaryReader r, byte[] bytes, int minRecordSize)
-    {
-        int count = r.ReadInt32();
-        long left = bytes.Length - r.BaseStream.Position;
-        if (count < 0 || (long)count * minRecordSize > left)
-            throw new InvalidDataException("layout count exceeds its data");
-        return count;
     }
 }
 

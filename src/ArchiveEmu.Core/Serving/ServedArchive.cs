@@ -52,7 +52,7 @@ public sealed record ArchiveSummary(string Format, long OriginalSize, long Size,
     long BytesFromOriginal, long BytesFromLooseFiles, long BytesGenerated)
 {
     public static ArchiveSummary Of(EmulatedArchive archive) => new(archive.Original.Format.Name, archive.Original.Identity.Length,
-        archive.File.Length, archive.Entries.Count(e => e.State != EntryState.Deleted), archive.Count(EntryState.Replaced),
+        archive.File.Length, archive.Entries.Count - archive.Count(EntryState.Deleted), archive.Count(EntryState.Replaced),
         archive.Count(EntryState.Added), archive.Count(EntryState.Deleted), archive.BytesFromOriginal, archive.BytesFromLooseFiles,
         archive.BytesGenerated);
 }

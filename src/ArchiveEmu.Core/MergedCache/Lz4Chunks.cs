@@ -199,17 +199,7 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
 
     private ChunkKey KeyOf(int index) => new(_packIdentity!.Value, extentOffset, index, table.Hashes[index]);
 
-    private void ReadPack(long offset, Span<byte> destination)
-    {
-        while (!destination.IsEmpty)
-        {
-            int n = RandomAccess.Read(pack, destination, offset);
-            if (n == 0)
-                throw new InvalidDataException($"{packPath}: pack is shorter than its index says (truncated at {offset})");
-            destination = destination[n..];
-            offset += n;
-        }
-    }
+    private void ReadPack(long offset, Span<byte> destination) => PackFiles.ReadExactly(pack, packPath, offset, destination);
 
     // Without the pack's identity its chunks cannot be told from a rebuilt pack's: they are decoded, never kept.
     private static FileIdentity? IdentityOf(SafeFileHandle pack)

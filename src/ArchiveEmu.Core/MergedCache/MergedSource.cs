@@ -179,17 +179,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
         return raw;
     }
 
-    private void ReadPack(long offset, Span<byte> destination)
-    {
-        while (!destination.IsEmpty)
-        {
-            int n = RandomAccess.Read(pack, destination, offset);
-            if (n == 0)
-                throw new InvalidDataException($"{packPath}: pack is shorter than its index says (truncated at {offset})");
-            destination = destination[n..];
-            offset += n;
-        }
-    }
+    private void ReadPack(long offset, Span<byte> destination) => PackFiles.ReadExactly(pack, packPath, offset, destination);
 
     private void MarkCorrupt(string reason)
     {

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.IO.Hashing;
 using System.Buffers.Binary;
+using Microsoft.Win32.SafeHandles;
 
 namespace ArchiveEmu.Core.MergedCache;
 
@@ -93,13 +94,7 @@ internal sealed class PackFiles(string folder)
             if (extent.Offset + extent.Length > RandomAccess.GetLength(handle))
                 throw new InvalidDataException($"{path}: pack is shorter than its index says (blob at {extent.Offset}, {extent.Length} bytes)");
             bytes = new byte[extent.Length];
-            for (int done = 0; done < bytes.Length;)
-            {
-                int n = RandomAccess.Read(handle, bytes.AsSpan(done), extent.Offset + done);
-                if (n == 0)
-                    throw new InvalidDataException($"{path}: pack ended while reading a blob");
-                done += n;
-            }
+            ReadExactly(handle, path, extent.Offset, bytes);
         }
         catch (FileNotFoundException)
         {
@@ -108,5 +103,18 @@ internal sealed class PackFiles(string folder)
         if (Convert.ToHexStringLower(XxHash3.Hash(bytes)) != extent.Hash)
             throw new InvalidDataException($"{path}: blob at {extent.Offset} fails its hash check");
         return bytes;
+    }
+
+    /// <summary>Fills <paramref name="destination"/> from <paramref name="pack"/> at <paramref name="offset"/>; a pack that ends first is damage.</summary>
+    public static void ReadExactly(SafeFileHandle pack, string packPath, long offset, Span<byte> destination)
+    {
+        while (!destination.IsEmpty)
+        {
+            int n = RandomAccess.Read(pack, destination, offset);
+            if (n == 0)
+                throw new InvalidDataException($"{packPath}: pack is shorter than its index says (truncated at {offset})");
+            destination = destination[n..];
+            offset += n;
+        }
     }
 }

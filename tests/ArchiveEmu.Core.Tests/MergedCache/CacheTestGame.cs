@@ -103,6 +103,16 @@ with zipfile.ZipFile(sys.argv[1], 'w') as z:
         }
     }
 
+    /// <summary>Damages one byte of a cache file in place (XOR 0x5A), as a bad sector or a stray write would.</summary>
+    public static void FlipByte(string path, long offset)
+    {
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
+        stream.Position = offset;
+        int b = stream.ReadByte();
+        stream.Position = offset;
+        stream.WriteByte((byte)(b ^ 0x5A));
+    }
+
     public static byte[] ReadAll(VirtualFile file)
     {
         var bytes = new byte[file.Length];

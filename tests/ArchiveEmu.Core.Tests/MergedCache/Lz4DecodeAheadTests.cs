@@ -138,7 +138,7 @@ public sealed class Lz4DecodeAheadTests
         // past the first 1 MiB read, inside the window the background threads decode after it, with an LZ4 chunk after it
         int damaged = Enumerable.Range(MiB / ChunkSize + 4, 100).First(c => Table.Codecs[c] == ChunkCodec.Lz4 && Table.Codecs[c + 1] == ChunkCodec.Lz4);
         var merged = Merged;
-        FlipByte(_cache.PathOf(merged.Chunks), merged.Chunks.Offset + Table.StoredOffsets[damaged] + Table.StoredLengths[damaged] / 2);
+        CacheTestGame.FlipByte(_cache.PathOf(merged.Chunks), merged.Chunks.Offset + Table.StoredOffsets[damaged] + Table.StoredLengths[damaged] / 2);
         var store = new DecodedChunkStore(64 * MiB);
         var damage = new List<string>();
         using var file = Open(store, damage);
@@ -237,14 +237,5 @@ public sealed class Lz4DecodeAheadTests
                     block[i] = words[(i + seed) % words.Length];
         }
         return bytes;
-    }
-
-    private static void FlipByte(string path, long offset)
-    {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
-        stream.Position = offset;
-        int b = stream.ReadByte();
-        stream.Position = offset;
-        stream.WriteByte((byte)(b ^ 0x5A));
     }
 }

@@ -142,7 +142,7 @@ public sealed class MergedFileCacheTests
         _game.BuildAll(cache, merge: true, compression);
         var entry = cache.ReadIndex().Entries.Single(e => e.Route.EndsWith("tex.afs", StringComparison.Ordinal));
         var pack = Path.Combine(_game.CacheFolder, "packs", entry.Merged!.Chunks.Pack);
-        FlipByte(pack, entry.Merged.Chunks.Offset + entry.Merged.Chunks.Length / 2);
+        CacheTestGame.FlipByte(pack, entry.Merged.Chunks.Offset + entry.Merged.Chunks.Length / 2);
 
         using (var file = _game.Game(cache).OpenFile("data/tex.afs"))
             Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
@@ -169,7 +169,7 @@ public sealed class MergedFileCacheTests
 
         using var open = _game.Game(cache).OpenFile("data/tex.afs");
         Assert.That(CacheTestGame.ReadAll(open), Is.EqualTo(expected), "first read: trusted, written in this boot");
-        FlipByte(cache.PathOf(entry.Merged!.Chunks), entry.Merged.Chunks.Offset + table.StoredOffsets[chunk] + table.StoredLengths[chunk] / 2);
+        CacheTestGame.FlipByte(cache.PathOf(entry.Merged!.Chunks), entry.Merged.Chunks.Offset + table.StoredOffsets[chunk] + table.StoredLengths[chunk] / 2);
 
         var again = CacheTestGame.ReadAll(open);
         if (servedToTheOpenFile)
@@ -248,7 +248,7 @@ public sealed class MergedFileCacheTests
         Assert.That(cache.ReadIndex().Entries.Select(e => e.Route), Has.All.EndsWith("tex.afs"));
 
         var afs = cache.ReadIndex().Entries.Single();
-        FlipByte(Path.Combine(_game.CacheFolder, "packs", afs.Layout.Pack), afs.Layout.Offset + 3);
+        CacheTestGame.FlipByte(Path.Combine(_game.CacheFolder, "packs", afs.Layout.Pack), afs.Layout.Offset + 3);
         Assert.That(cache.Verify().Single().Ok, Is.False);
         Assert.That(cache.ReadIndex().Entries, Is.Empty);
     }
@@ -289,15 +289,6 @@ public sealed class MergedFileCacheTests
         }
         _game.BuildAll(cache, merge: true);
         Assert.That(cache.ReadIndex().Entries, Has.Count.EqualTo(Archives.Length));
-    }
-
-    private static void FlipByte(string path, long offset)
-    {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
-        stream.Position = offset;
-        int b = stream.ReadByte();
-        stream.Position = offset;
-        stream.WriteByte((byte)(b ^ 0x5A));
     }
 
     private static void AssertRandomReadsMatch(VirtualFile file, byte[] expected, int seed)

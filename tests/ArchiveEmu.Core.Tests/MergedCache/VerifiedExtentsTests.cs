@@ -242,11 +242,7 @@ public sealed class VerifiedExtentsTests
         var table = cache.ReadChunkTable(merged);
         int chunk = Array.IndexOf(table.Codecs, codec);
         Assert.That(chunk, Is.GreaterThanOrEqualTo(0), $"the archive has a {codec} chunk");
-        using var stream = new FileStream(cache.PathOf(merged.Chunks), FileMode.Open, FileAccess.ReadWrite);
-        stream.Position = merged.Chunks.Offset + table.StoredOffsets[chunk] + table.StoredLengths[chunk] / 2;
-        int b = stream.ReadByte();
-        stream.Position--;
-        stream.WriteByte((byte)(b ^ 0x5A));
+        CacheTestGame.FlipByte(cache.PathOf(merged.Chunks), merged.Chunks.Offset + table.StoredOffsets[chunk] + table.StoredLengths[chunk] / 2);
         return (long)chunk * table.ChunkSize + table.StoredLengths[chunk] / 2;
     }
 

@@ -88,15 +88,5 @@ public sealed partial class MergedFileCache
         }
     }
 
-    private void SaveVerified(VerifiedExtents record)
-    {
-        var temp = $"{VerifiedPath}.{Environment.ProcessId}.tmp";
-        using (var stream = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None))
-        {
-            stream.Write(record.Serialize());
-            stream.Flush(flushToDisk: true);
-        }
-        ReplaceAtomically(temp, VerifiedPath);
-        DirectorySync.Flush(Folder);
-    }
+    private void SaveVerified(VerifiedExtents record) => WriteDurably(VerifiedPath, record.Serialize());
 }

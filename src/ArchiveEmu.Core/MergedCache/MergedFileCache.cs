@@ -232,15 +232,18 @@ public sealed partial class MergedFileCache
     }
 
     /// <summary>Writes the index atomically: a temp file, flushed to disk, renamed over the old one, the folder flushed.</summary>
-    private void Commit(CacheIndex index)
+    private void Commit(CacheIndex index) => WriteDurably(IndexPath, index.Serialize());
+
+    /// <summary>Replaces <paramref name="path"/> with <paramref name="bytes"/> atomically and durably: temp file, fsync, rename, folder fsync.</summary>
+    private void WriteDurably(string path, byte[] bytes)
     {
-        var temp = $"{IndexPath}.{Environment.ProcessId}.tmp";
+        var temp = $"{path}.{Environment.ProcessId}.tmp";
         using (var stream = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None))
         {
-            stream.Write(index.Serialize());
+            stream.Write(bytes);
             stream.Flush(flushToDisk: true);
         }
-        ReplaceAtomically(temp, IndexPath);
+        ReplaceAtomically(temp, path);
         DirectorySync.Flush(Folder); // the rename itself durable, not only the bytes it points at
     }
 

@@ -11,14 +11,16 @@ namespace ArchiveEmu.Core.MergedCache;
 /// reader that streams through whole chunks. Only chunks that pass their hash check are kept; a damaged one throws
 /// <see cref="InvalidDataException"/> on the reader's thread, so the caller serves the read by emulation.
 /// </summary>
-internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long extentOffset, ChunkTable table, DecodedChunkStore? store)
+internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long extentOffset, ChunkTable table, DecodedChunkStore? store,
+    FileIdentity? packIdentity)
     : IDisposable
 {
     // How far ahead of a streaming reader chunks are decoded: a few of the bench's 1 MiB reads, so the other core stays
     // busy across them, without decoding much that a reader who stops or jumps never reads.
     private const long AheadBytes = 4L << 20;
     private readonly int _aheadChunks = (int)Math.Max(Lz4DecodeAhead.PieceChunks, AheadBytes / table.ChunkSize);
-    private readonly FileIdentity? _packIdentity = store is null ? null : IdentityOf(pack);
+    // Without the pack's identity (the open's one fstat) its chunks cannot be told from a rebuilt pack's: decoded, never kept.
+    private readonly FileIdentity? _packIdentity = store is null ? null : packIdentity;
     private int _pass; // changes when the reader jumps: the work queued for the old position is dropped
     private int _readerAt; // the chunk after the last whole-chunk run read
     private int _queuedTo; // decoding was asked for up to here, in this pass
@@ -200,19 +202,6 @@ internal sealed class Lz4Chunks(SafeFileHandle pack, string packPath, long exten
     private ChunkKey KeyOf(int index) => new(_packIdentity!.Value, extentOffset, index, table.Hashes[index]);
 
     private void ReadPack(long offset, Span<byte> destination) => PackFiles.ReadExactly(pack, packPath, offset, destination);
-
-    // Without the pack's identity its chunks cannot be told from a rebuilt pack's: they are decoded, never kept.
-    private static FileIdentity? IdentityOf(SafeFileHandle pack)
-    {
-        try
-        {
-            return FileIdentity.Of(pack);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or PlatformNotSupportedException)
-        {
-            return null;
-        }
-    }
 
     /// <summary>Stops the background work for this file; what it already kept stays in the store.</summary>
     public void Dispose() => _disposed = true;

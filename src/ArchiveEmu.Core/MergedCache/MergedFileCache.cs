@@ -156,7 +156,8 @@ public sealed partial class MergedFileCache
         }
         Touch(entry.Key);
         var source = new MergedSource(handle, _packs.PathOf(merged.Chunks.Pack), merged.Chunks.Offset, table, emulate,
-            reason => DropDamaged(entry, reason), trusted: IsVerified(merged, pack), decoded: DecodedChunkStore.Shared);
+            reason => DropDamaged(entry, reason), trusted: IsVerified(merged, pack), decoded: DecodedChunkStore.Shared,
+            packIdentity: pack);
         return VirtualFile.OverSource(source, merged.Length, source);
     }
 

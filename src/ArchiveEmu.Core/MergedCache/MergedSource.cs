@@ -12,11 +12,13 @@ namespace ArchiveEmu.Core.MergedCache;
 /// once, and from then on every read is served by <paramref name="fallback"/> (emulation), so a reader never sees a wrong byte.
 /// </summary>
 internal sealed class MergedSource(SafeFileHandle pack, string packPath, long extentOffset, ChunkTable table,
-    Func<VirtualFile> fallback, Action<string> onCorrupt, bool trusted = false, DecodedChunkStore? decoded = null)
+    Func<VirtualFile> fallback, Action<string> onCorrupt, bool trusted = false, DecodedChunkStore? decoded = null,
+    FileIdentity? packIdentity = null)
     : SegmentSource, IBringInAhead, IStreamingReader, IDisposable
 {
-    // LZ4 chunks: kept decoded in `decoded` between opens and decoded ahead of a streaming reader (none: decoded on each read)
-    private readonly Lz4Chunks _lz4 = new(pack, packPath, extentOffset, table, decoded);
+    // LZ4 chunks: kept decoded in `decoded` between opens, keyed by `packIdentity` (either missing: decoded on each read),
+    // and decoded ahead of a streaming reader
+    private readonly Lz4Chunks _lz4 = new(pack, packPath, extentOffset, table, decoded, packIdentity);
     private readonly Lazy<VirtualFile> _fallback = new(fallback, LazyThreadSafetyMode.ExecutionAndPublication);
     private readonly int[] _verified = Verified(table.Count, trusted);
     private int _rawChunksHashChecked;

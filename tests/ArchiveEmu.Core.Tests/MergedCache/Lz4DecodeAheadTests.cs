@@ -208,7 +208,8 @@ public sealed class Lz4DecodeAheadTests
         string pack = _cache.PathOf(merged.Chunks);
         var handle = File.OpenHandle(pack, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
         var source = new MergedSource(handle, pack, merged.Chunks.Offset, Table, () => _game.Game().OpenFile(Archive),
-            reason => { lock (damage) damage.Add(reason); }, decoded: store);
+            reason => { lock (damage) damage.Add(reason); }, decoded: store,
+            packIdentity: FileIdentity.Of(handle));
         return VirtualFile.OverSource(source, merged.Length, source);
     }
 

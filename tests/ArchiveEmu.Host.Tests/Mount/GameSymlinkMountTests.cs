@@ -24,9 +24,7 @@ public sealed class GameSymlinkMountTests(string fuse, string merge)
     public void MountLinkedGame()
     {
         LinuxOnly.RequireSymlinks();
-        LibFuseProbe.RequireFuse();
-        if (fuse == "kernel" && Environment.UserName != "root")
-            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+        LibFuseProbe.RequireTransport(fuse);
         _game = new SampleGame();
         _game.MoveDataBehindSymlinks();
 

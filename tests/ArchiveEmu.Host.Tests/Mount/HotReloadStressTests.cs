@@ -21,9 +21,7 @@ public sealed class HotReloadStressTests(string fuse, string merge)
     [SetUp]
     public void CreateGame()
     {
-        LibFuseProbe.RequireFuse();
-        if (fuse == "kernel" && Environment.UserName != "root")
-            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+        LibFuseProbe.RequireTransport(fuse);
         _game = new SampleGame();
     }
 

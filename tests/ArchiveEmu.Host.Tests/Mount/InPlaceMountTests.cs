@@ -20,9 +20,7 @@ public sealed class InPlaceMountTests(string fuse)
     [SetUp]
     public void CreateGame()
     {
-        LibFuseProbe.RequireFuse();
-        if (fuse == "kernel" && Environment.UserName != "root")
-            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+        LibFuseProbe.RequireTransport(fuse);
         _game = new SampleGame();
         _original = _game.CopyGame("original");
         _before = SampleGame.Hashes(_game.Game);

@@ -21,6 +21,17 @@ internal static class LibFuseProbe
     /// <summary>Skips the calling test (printing why) when mounting is impossible here; fails it instead where <see cref="RequiredVariable"/> is set.</summary>
     public static void RequireFuse() => Require(MissingReason(), Environment.GetEnvironmentVariable(RequiredVariable) == "1");
 
+    /// <summary>
+    /// <see cref="RequireFuse"/>, and for the "kernel" transport (the host speaking the FUSE protocol itself) root too:
+    /// the fixtures that run once per transport skip it for a normal user, whom the "libfuse" fixture covers.
+    /// </summary>
+    public static void RequireTransport(string fuse)
+    {
+        RequireFuse();
+        if (fuse == "kernel" && Environment.UserName != "root")
+            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+    }
+
     internal static void Require(string? missingReason, bool required)
     {
         if (missingReason is null)

@@ -19,9 +19,7 @@ public sealed class MountReadTests(string fuse, string merge)
     [OneTimeSetUp]
     public void MountSampleGame()
     {
-        LibFuseProbe.RequireFuse();
-        if (fuse == "kernel" && Environment.UserName != "root")
-            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+        LibFuseProbe.RequireTransport(fuse);
         _game = new SampleGame();
         _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs(merge, $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
     }

@@ -21,6 +21,8 @@ public static class Program
             return Mount.WrongCaseOpenBenchmark.Run(args[1..]);
         if (args.Length > 0 && args[0] == "pairedreads")
             return VirtualFiles.PairedReadTiming.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "mergedreads")
+            return MergedCache.MergedPairedReads.Run(args[1..]);
         if (args.Length > 0 && args[0] == "readloop")
             return VirtualFiles.ReadLoop.Run(args[1..]);
         if (args.Length > 0 && args[0] == "layoutstages")

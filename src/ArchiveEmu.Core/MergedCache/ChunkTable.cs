@@ -26,6 +26,7 @@ public sealed class ChunkTable
         StoredOffsets = new long[storedLengths.Length + 1];
         for (int i = 0; i < storedLengths.Length; i++)
             StoredOffsets[i + 1] = StoredOffsets[i] + storedLengths[i];
+        StoredAsIs = Enumerable.Range(0, Count).All(i => codecs[i] == ChunkCodec.Raw && storedLengths[i] == RawLength(i));
     }
 
     public int ChunkSize { get; }
@@ -37,6 +38,9 @@ public sealed class ChunkTable
 
     /// <summary>Where chunk i starts, relative to the extent; the last element is the extent's length.</summary>
     public long[] StoredOffsets { get; }
+
+    /// <summary>Every chunk raw: the extent holds the archive's bytes unchanged, byte i at offset i.</summary>
+    internal bool StoredAsIs { get; }
 
     /// <summary>Uncompressed size of chunk <paramref name="index"/>.</summary>
     public int RawLength(int index) => (int)Math.Min(ChunkSize, Length - (long)index * ChunkSize);

@@ -21,6 +21,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
     private readonly Lz4Chunks _lz4 = new(pack, packPath, extentOffset, table, decoded, packIdentity);
     private readonly Lazy<VirtualFile> _fallback = new(fallback, LazyThreadSafetyMode.ExecutionAndPublication);
     private readonly int[] _verified = Verified(table.Count, trusted);
+    private readonly bool _checkedAsIs = trusted && table.StoredAsIs;
     private int _rawChunksHashChecked;
     private volatile bool _corrupt;
 
@@ -75,6 +76,14 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
 
     private void ReadChunks(long offset, Span<byte> destination)
     {
+        if (_checkedAsIs && destination.Length < MinStreamingRead)
+        {
+            // Trusted and stored as is: the bytes lie at the same offset in the pack, checked, so a small read is one pread
+            // and touches no chunk table (whose arrays each pread's kernel work pushes out of the CPU's caches: the table
+            // lookups cost ~100-150 ns of misses per 4 KiB read, `benchmarks mergedreads`)
+            ReadPack(extentOffset + offset, destination);
+            return;
+        }
         while (!destination.IsEmpty)
         {
             int index = (int)(offset / table.ChunkSize);

@@ -36,6 +36,8 @@ public sealed class VerifiedExtentsTests
         using var file = _game.Game(cache).OpenFile(Tex);
         Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated(Tex)));
         Assert.That(table.Codecs, compression == ChunkCompression.Lz4 ? Has.Some.EqualTo(ChunkCodec.Lz4) : Has.All.EqualTo(ChunkCodec.Raw));
+        Assert.That(table.StoredAsIs, Is.EqualTo(compression == ChunkCompression.None),
+            "stored as is: a small read of the trusted extent is one pread at the same offset, no chunk table touched");
         Assert.That(SourceOf(file).RawChunksHashChecked, Is.Zero,
             "raw chunks read unhashed (LZ4 chunks are hash-checked at their decode: Lz4DecodeAheadTests)");
         AssertSmallReadsMatch(file, _game.Emulated(Tex));

@@ -9,7 +9,9 @@ namespace ArchiveEmu.Benchmarks;
 /// plain loop of the virtual-file reads for strace and valgrind (see <see cref="VirtualFiles.ReadLoop"/>), <c>-- pairedreads</c>
 /// the engine's per-read cost timed in pairs against direct reads (see <see cref="VirtualFiles.PairedReadTiming"/>), <c>-- wrongcase</c> an open
 /// by a wrong-case name through the mount with and without <c>--ignore-case</c> (see <see cref="Mount.WrongCaseOpenBenchmark"/>),
-/// <c>-- layoutstages FORMAT…</c> where a layout restore's time goes (see <see cref="Formats.LayoutRestoreStages"/>).
+/// <c>-- layoutstages FORMAT…</c> where a layout restore's time goes (see <see cref="Formats.LayoutRestoreStages"/>),
+/// <c>-- mergedreads</c> where a warm 4 KiB merged read's time goes (see <see cref="MergedCache.MergedPairedReads"/>),
+/// <c>-- coldmerged</c> what the merged source's cold bring-in buys (see <see cref="MergedCache.MergedColdBringIn"/>).
 /// </summary>
 public static class Program
 {
@@ -21,6 +23,8 @@ public static class Program
             return Mount.WrongCaseOpenBenchmark.Run(args[1..]);
         if (args.Length > 0 && args[0] == "pairedreads")
             return VirtualFiles.PairedReadTiming.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "coldmerged")
+            return MergedCache.MergedColdBringIn.Run(args[1..]);
         if (args.Length > 0 && args[0] == "mergedreads")
             return MergedCache.MergedPairedReads.Run(args[1..]);
         if (args.Length > 0 && args[0] == "readloop")

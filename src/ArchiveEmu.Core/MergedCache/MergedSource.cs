@@ -36,6 +36,9 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
     // at 0.6-0.75x of solid brought in this way, 1.1x without (bench large-10pct --cold). The cache is meant for < 32 MB.
     private const long MaxBroughtInExtent = 128L << 20;
     private readonly long _extentEnd = extentOffset + table.StoredOffsets[^1];
+
+    /// <summary>Turned off only by `benchmarks coldmerged`, to measure what the bring-in and its background thread buy.</summary>
+    internal static bool BringInStreamingReads { get; set; } = true;
     private long _prefetchedTo; // pack offset the background thread was asked to bring in up to, in this cold pass
     private int _coldPass;
     private long _streamedTo; // pack offset the last streaming read of a cold pass reached
@@ -119,7 +122,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
         }
         var target = destination[..raw];
         long storedStart = table.StoredOffsets[first];
-        if (raw >= MinStreamingRead && _extentEnd - extentOffset <= MaxBroughtInExtent)
+        if (raw >= MinStreamingRead && _extentEnd - extentOffset <= MaxBroughtInExtent && BringInStreamingReads)
             BeforeStreamingRead(extentOffset + storedStart, (int)(table.StoredOffsets[last + 1] - storedStart));
         if (allRaw)
             ReadPack(extentOffset + storedStart, target);

@@ -7,7 +7,7 @@ using ArchiveEmu.TestSupport.Cri;
 namespace ArchiveEmu.Core.Tests.Formats;
 
 /// <summary>The CRI test tools checked against each other: the C# writers' files re-read by the independent Python reader.</summary>
-public sealed class CriTestSupportTests
+public sealed partial class CriTestSupportTests
 {
     private TempDirectory _dir = null!;
 

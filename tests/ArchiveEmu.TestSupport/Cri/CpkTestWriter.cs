@@ -13,11 +13,14 @@ public static class CpkTestWriter
     /// <summary>The Tvers string of the CRI packer that made the file (one seen in real named CPKs).</summary>
     public const string DefaultTvers = "CPKMC2.45.00, DLL3.15.00";
 
-    /// <summary>One entry of a named CPK; Id defaults to its index, UserString to CRI's "&lt;NULL&gt;".</summary>
-    public sealed record NamedEntry(string DirName, string FileName, byte[] Content, uint? Id = null, string? UserString = null);
+    /// <summary>
+    /// One entry of a named CPK; Id defaults to its index, UserString to CRI's "&lt;NULL&gt;". Compress stores it
+    /// CRILAYLA-compressed where that is smaller (as CRI's packer decides), else as is.
+    /// </summary>
+    public sealed record NamedEntry(string DirName, string FileName, byte[] Content, uint? Id = null, string? UserString = null, bool Compress = false);
 
-    /// <summary>One entry of an ID-only CPK (IDs are 16-bit in the ITOC).</summary>
-    public sealed record IdEntry(ushort Id, byte[] Content);
+    /// <summary>One entry of an ID-only CPK (IDs are 16-bit in the ITOC); Compress as for <see cref="NamedEntry"/>.</summary>
+    public sealed record IdEntry(ushort Id, byte[] Content, bool Compress = false);
 
     /// <summary>
     /// Alignment of every entry and of the content (the header's Align, 16-bit); Masked XOR-masks every table;
@@ -32,7 +35,7 @@ public static class CpkTestWriter
     public static byte[] WriteNamed(IReadOnlyList<NamedEntry> entries, Options? options = null)
     {
         var o = options ?? new Options();
-        var stored = entries.Select(e => e.Content).ToList();
+        var stored = entries.Select(e => Stored(e.Content, e.Compress)).ToList();
         // FileOffset counts from the TOC packet, so the TOC's size (which holds the offsets) must be known first:
         // offsets are laid out from a content start, and the start moves until the TOC fits before it.
         long contentOffset = Align(TablesStart + 0x10, o.Alignment);
@@ -79,7 +82,7 @@ public static class CpkTestWriter
         var sorted = entries.OrderBy(e => e.Id).ToList();
         if (sorted.Select(e => e.Id).Distinct().Count() != sorted.Count)
             throw new ArgumentException("IDs must be unique");
-        var stored = sorted.Select(e => e.Content).ToList();
+        var stored = sorted.Select(e => Stored(e.Content, e.Compress)).ToList();
         var small = Enumerable.Range(0, sorted.Count).Where(i => stored[i].Length <= 0xFFFF && sorted[i].Content.Length <= 0xFFFF).ToList();
         var large = Enumerable.Range(0, sorted.Count).Except(small).ToList();
         var itoc = UtfTestWriter.Write("CpkItocInfo", 1,
@@ -100,6 +103,15 @@ public static class CpkTestWriter
         for (int i = 0; i < stored.Count; i++)
             stored[i].CopyTo(output, positions[i]);
         return output;
+    }
+
+    // FileSize < ExtractSize is how readers tell a compressed entry: a stream no smaller than the content is not stored.
+    private static byte[] Stored(byte[] content, bool compress)
+    {
+        if (!compress || content.Length < CrilaylaTestEncoder.PrefixSize)
+            return content;
+        var compressed = CrilaylaTestEncoder.Encode(content);
+        return compressed.Length < content.Length ? compressed : content;
     }
 
     // Each entry on the next alignment boundary; the content ends at the boundary after the last (zeros between).

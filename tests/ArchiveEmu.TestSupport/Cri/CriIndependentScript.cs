@@ -266,9 +266,6 @@ def read_cpk(path):
             e['localDir'] = r.get('LocalDir')
     if num(h, 'Files') != len(entries):
         fail(where, 'Files is %d but the table of contents lists %d entries' % (num(h, 'Files'), len(entries)))
-    for column, key in (('EnabledPackedSize', 'fileSize'), ('EnabledDataSize', 'extractSize')):
-        if h.get(column) is not None and h[column] != sum(e[key] for e in entries):
-            fail(where, '%s 0x%x is not the sum of the entries\' %s 0x%x' % (column, h[column], key, sum(e[key] for e in entries)))
     spans = []
     for i, e in enumerate(entries):
         at = '%s entry %d (%s/%s id %d) at 0x%x' % (where, i, e['dirName'], e['fileName'], e['id'], e['offset'])
@@ -296,6 +293,9 @@ def read_cpk(path):
     for (s1, e1, i1), (s2, e2, i2) in zip(spans, spans[1:]):
         if s2 < e1 and (s1, e1) != (s2, e2):
             fail(where, 'entries %d and %d overlap at 0x%x' % (i1, i2, s2))
+    for column, key in (('EnabledPackedSize', 'fileSize'), ('EnabledDataSize', 'extractSize')):
+        if h.get(column) is not None and h[column] != sum(e[key] for e in entries):
+            fail(where, '%s 0x%x is not the sum of the entries\' %s 0x%x' % (column, h[column], key, sum(e[key] for e in entries)))
     header = {k: jsonable(v) for k, v in h.items()}
     return {'kind': kind, 'masked': masked, 'alignment': align, 'contentOffset': content_off, 'tocOffset': toc_off,
         'itocOffset': itoc_off, 'etocOffset': etoc_off, 'header': header, 'entries': entries}

@@ -79,6 +79,8 @@ def read_utf(buf, where):
         fail(where, 'schema ends at 0x%x, not at the rows offset 0x%x' % (pos, rows_off))
     if row_pos != width:
         fail(where, 'row width %d is not the %d bytes of the per-row columns' % (width, row_pos))
+    if width == 0 and nrows > size:
+        fail(where, '%d rows with no per-row column in a 0x%x-byte table' % (nrows, size))
     if rows_off + nrows * width > str_off:
         fail(where, '%d rows of %d bytes from 0x%x run past the string pool at 0x%x' % (nrows, width, rows_off, str_off))
     names = [c['name'] for c in columns]
@@ -121,13 +123,18 @@ def jsonable_table(t):
     t['rows'] = [{k: jsonable(v) for k, v in row.items()} for row in t['rows']]
     return t
 
-# The stored bytes s of one entry, FileSize < ExtractSize: a CRILAYLA stream decoded back to front.
-def crilayla(s, where):
+# The stored bytes s of one entry, FileSize < ExtractSize: a CRILAYLA stream decoded back to front. A bit yields
+# at most 32 bytes (a 255-byte length step costs 8 bits), which bounds what a stream can claim before allocating.
+def crilayla(s, where, expected=None):
     if len(s) < 0x110 or s[:8] != b'CRILAYLA':
         fail(where, 'FileSize 0x%x < ExtractSize but no CRILAYLA stream (starts %r)' % (len(s), bytes(s[:8])))
     usize, csize = struct.unpack_from('<II', s, 8)
     if 0x10 + csize + 0x100 != len(s):
         fail(where, 'CRILAYLA compressed size 0x%x + 0x110 is not the stored size 0x%x' % (csize, len(s)))
+    if expected is not None and 0x100 + usize != expected:
+        fail(where, 'CRILAYLA stream holds 0x100 + 0x%x = 0x%x bytes, ExtractSize is 0x%x' % (usize, 0x100 + usize, expected))
+    if usize > 32 * 8 * csize + 299:
+        fail(where, 'CRILAYLA content size 0x%x cannot come from 0x%x bytes of bits' % (usize, csize))
     out = bytearray(0x100 + usize)
     out[:0x100] = s[0x10 + csize:]
     st = {'src': 0x10 + csize, 'acc': 0, 'n': 0}
@@ -281,7 +288,7 @@ def read_cpk(path):
         if e['fileSize'] == e['extractSize']:
             content, e['compressed'] = stored, False
         elif e['fileSize'] < e['extractSize']:
-            content, e['compressed'] = crilayla(stored, at), True
+            content, e['compressed'] = crilayla(stored, at, e['extractSize']), True
             if len(content) != e['extractSize']:
                 fail(at, 'CRILAYLA stream decodes to 0x%x bytes, ExtractSize is 0x%x' % (len(content), e['extractSize']))
         else:

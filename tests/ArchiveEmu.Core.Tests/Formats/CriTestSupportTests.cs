@@ -219,6 +219,17 @@ public sealed partial class CriTestSupportTests
     }
 
     [Test]
+    public void TryReadMany_GivesEachFileItsEntriesOrItsRejection()
+    {
+        var good = _dir.Write("good.cpk", CpkTestWriter.WriteNamed(TwoEntries()));
+        var bad = CpkTestWriter.WriteNamed(TwoEntries());
+        var results = CpkIndependentReader.TryReadMany([good, _dir.Write("bad.cpk", bad[..^100])]);
+
+        Assert.That(results[0].Archive?.Entries.Select(e => e.Path), Is.EqualTo(new[] { "d/a.bin", "d/b.bin" }));
+        Assert.That(results[1].Rejection ?? "(accepted)", Does.Contain("ContentSize 0x1000 runs past the end of the file"));
+    }
+
+    [Test]
     public void UtfReader_HostileRowCountOrMagic_IsRejectedSayingWhat()
     {
         var table = UtfTestWriter.Write("T", 2, [new("v", UtfType.U32, UtfStorage.PerRow, [1u, 2u])]);

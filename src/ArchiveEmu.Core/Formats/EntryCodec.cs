@@ -14,6 +14,12 @@ internal sealed record StoredEncoding(EntryCodec Codec, long ContentLength);
 /// </summary>
 internal abstract class EntryCodec
 {
+    /// <summary>
+    /// The folder of the merged file cache that holds decoded entries (<c>&lt;hash&gt;.bin</c>, each with a <c>.used</c> marker
+    /// touched at every use), read by routing and pruned by the cache's <c>gc</c>.
+    /// </summary>
+    public const string CacheFolderName = "decoded";
+
     /// <summary>Names the codec in cache keys and messages ("deflate", "CRILAYLA").</summary>
     public abstract string Name { get; }
 

@@ -17,7 +17,7 @@ namespace ArchiveEmu.Core.Routing;
 internal sealed class DecodedEntries(string? cacheFolder)
 {
     /// <summary>The folder under the cache folder that holds decoded entries.</summary>
-    public const string FolderName = "decoded";
+    public const string FolderName = EntryCodec.CacheFolderName;
 
     // Private files by key, held open for the rest of the process: later resolves (hot reload, a mod folder added) reuse them.
     private static readonly ConcurrentDictionary<string, Lazy<Decoded>> s_private = new();
@@ -74,7 +74,10 @@ internal sealed class DecodedEntries(string? cacheFolder)
         try
         {
             var identity = FileIdentity.Of(path);
-            return identity.Length == length ? new Decoded(new ArchiveSource(path, 0, length, identity), null) : null;
+            if (identity.Length != length)
+                return null;
+            MarkUsed(path);
+            return new Decoded(new ArchiveSource(path, 0, length, identity), null);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -114,6 +117,23 @@ internal sealed class DecodedEntries(string? cacheFolder)
     {
         encoding.Codec.Decode(stored, encoding.ContentLength, output);
         s_decodes.AddOrUpdate(stored.Path, 1, (_, n) => n + 1);
+    }
+
+    /// <summary>Touches the entry's <c>.used</c> marker, which <c>gc</c> ages it by: the decoded file's own mtime is part of its identity.</summary>
+    private static void MarkUsed(string path)
+    {
+        var marker = Path.ChangeExtension(path, ".used");
+        try
+        {
+            using (File.Open(marker, FileMode.OpenOrCreate, FileAccess.Write, FileShare.ReadWrite | FileShare.Delete))
+            {
+            }
+            File.SetLastWriteTimeUtc(marker, DateTime.UtcNow);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // a read-only cache: the entry is used all the same, gc just cannot see it
+        }
     }
 
     private static void CreateFolder(string folder)

@@ -40,7 +40,7 @@ public sealed class CompressedInnerArchiveTests
         CheckServed(Serve(_dir["cache"]));
         CheckServed(Serve(_dir["cache"]));
         Assert.That(DecodedEntries.DecodesOf(_zip) - before, Is.EqualTo(1));
-        Assert.That(Directory.GetFiles(Path.Combine(_dir["cache"], DecodedEntries.FolderName)), Has.Length.EqualTo(1));
+        Assert.That(Directory.GetFiles(Path.Combine(_dir["cache"], DecodedEntries.FolderName), "*.bin"), Has.Length.EqualTo(1));
     }
 
     [Test]
@@ -51,6 +51,23 @@ public sealed class CompressedInnerArchiveTests
         File.SetLastWriteTimeUtc(_zip, File.GetLastWriteTimeUtc(_zip).AddSeconds(-5)); // same bytes, another version
         CheckServed(Serve(_dir["cache"]));
         Assert.That(DecodedEntries.DecodesOf(_zip) - before, Is.EqualTo(2));
+    }
+
+    [Test]
+    public void CacheGc_DeletesADecodedEntryUnusedForLongerThanMaxAge_AndClearDeletesAll()
+    {
+        CheckServed(Serve(_dir["cache"]));
+        var decoded = Path.Combine(_dir["cache"], DecodedEntries.FolderName);
+        var cache = new ArchiveEmu.Core.MergedCache.MergedFileCache(_dir["cache"]);
+        cache.Collect(TimeSpan.FromDays(1));
+        Assert.That(Directory.GetFiles(decoded, "*.bin"), Has.Length.EqualTo(1));
+        File.SetLastWriteTimeUtc(Directory.GetFiles(decoded, "*.used").Single(), DateTime.UtcNow.AddDays(-2));
+        cache.Collect(TimeSpan.FromDays(1));
+        Assert.That(Directory.GetFiles(decoded), Is.Empty);
+
+        CheckServed(Serve(_dir["cache"]));
+        cache.Clear();
+        Assert.That(Directory.GetFiles(decoded), Is.Empty);
     }
 
     [Test]

@@ -54,19 +54,34 @@ internal sealed class DecodedEntries(string? cacheFolder)
                 Run(stored, encoding, output.SafeFileHandle);
                 output.Flush(flushToDisk: true);
             }
-            File.Move(temporary, path, overwrite: true); // whole or not at all: a reader never sees a half-decoded file
+            Publish(temporary, path, encoding.ContentLength);
+            return Reuse(path, encoding.ContentLength);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException && e is not ArchiveFormatException)
         {
-            TryDelete(temporary);
             return null; // a read-only or full cache folder: a private file instead, never an error
         }
-        catch
+        finally
         {
             TryDelete(temporary);
-            throw;
         }
-        return Reuse(path, encoding.ContentLength);
+    }
+
+    /// <summary>
+    /// Renames the decoded file into place, whole or not at all, so a reader never sees half of one; never over another
+    /// process's copy of the same key (a reader of that one holds its identity), only over a file of the wrong size.
+    /// </summary>
+    private static void Publish(string temporary, string path, long length)
+    {
+        try
+        {
+            File.Move(temporary, path, overwrite: false);
+        }
+        catch (IOException) when (File.Exists(path))
+        {
+            if (new FileInfo(path).Length != length)
+                File.Move(temporary, path, overwrite: true);
+        }
     }
 
     private static Decoded? Reuse(string path, long length)

@@ -23,13 +23,10 @@ internal sealed class Crilayla : EntryCodec
     /// <summary>The content's first bytes, stored raw after the compressed part.</summary>
     public const int RawPrefixSize = 0x100;
 
-    /// <summary>The farthest a back-reference reaches: a 13-bit distance plus 3.</summary>
-    private const int MaxDistance = (1 << 13) - 1 + 3;
-
     /// <summary>Output bytes one input byte can give at most: 8 bits of a length extension add 255, a literal takes 9 bits.</summary>
     private const long MaxRatio = 256;
 
-    /// <summary>Ring of decoded bytes: holds the window a back-reference reads plus what is not yet written out.</summary>
+    /// <summary>Ring of decoded bytes: the 8194-byte window a back-reference reaches (13 bits + 3) plus what is not yet written out.</summary>
     private const int RingSize = 1 << 15;
 
     /// <summary>The most <see cref="Decode(ReadOnlySpan{byte}, string)"/> decodes into an array.</summary>
@@ -42,9 +39,6 @@ internal sealed class Crilayla : EntryCodec
 
     /// <summary>Writes decoded bytes at <paramref name="offset"/> of the content.</summary>
     internal delegate void WriteAt(long offset, ReadOnlySpan<byte> bytes);
-
-    /// <summary>Whether <paramref name="start"/> begins with the CRILAYLA magic.</summary>
-    public static bool IsCrilayla(ReadOnlySpan<byte> start) => start.StartsWith(Magic);
 
     public override void Decode(ArchiveSource stored, long contentLength, SafeFileHandle destination)
     {
@@ -66,10 +60,6 @@ internal sealed class Crilayla : EntryCodec
             (offset, bytes) => bytes.CopyTo(content.AsSpan((int)offset)));
         return content;
     }
-
-    /// <summary>The content's size a stream of <paramref name="storedLength"/> bytes declares in its 16-byte header, checked against its size.</summary>
-    public static long ContentLength(long storedLength, ReadOnlySpan<byte> header, string name, long at) =>
-        ReadHeader(storedLength, header, name, at).ContentLength;
 
     private readonly record struct Header(long CompressedLength, long ContentLength);
 

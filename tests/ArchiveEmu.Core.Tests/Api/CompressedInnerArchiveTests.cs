@@ -71,6 +71,44 @@ public sealed class CompressedInnerArchiveTests
     }
 
     [Test]
+    public void ADeflatedZipInsideADeflatedZip_IsDecodedAtEachLevel()
+    {
+        DotNetArchiveWriters.WriteZip(_dir["tar/inner.zip"], ("inner.tar", File.ReadAllBytes(_dir["tar/inner.tar"]), true));
+        File.Delete(_zip);
+        DotNetArchiveWriters.WriteZip(_zip, ("inner.zip", File.ReadAllBytes(_dir["tar/inner.zip"]), true), ("z.txt", Kept, true));
+        Directory.CreateDirectory(_dir["mod/data/pack.zip/inner.zip"]);
+        Directory.Move(_dir["mod/data/pack.zip/inner.tar"], _dir["mod/data/pack.zip/inner.zip/inner.tar"]);
+        int before = DecodedEntries.DecodesOf(_zip);
+        var middle = _dir.Write("middle.zip", Unzip(Serve(cacheFolder: null), "inner.zip"));
+        var tar = _dir.Write("inner.tar", Unzip(File.ReadAllBytes(middle), "inner.tar"));
+        using var reader = new System.Formats.Tar.TarReader(File.OpenRead(tar));
+        Assert.That(Members(reader), Is.EqualTo(new[] { ("a.txt", Kept), ("b.bin", Replaced) }));
+        Assert.That(DecodedEntries.DecodesOf(_zip) - before, Is.EqualTo(1), "the outer entry once; the inner one is held by the decoded copy");
+    }
+
+    private static byte[] Unzip(byte[] zip, string name)
+    {
+        using var archive = new System.IO.Compression.ZipArchive(new MemoryStream(zip));
+        var entry = archive.GetEntry(name)!;
+        Assert.That(entry.CompressedLength, Is.EqualTo(entry.Length), $"{name} stored as is");
+        using var output = new MemoryStream();
+        entry.Open().CopyTo(output);
+        return output.ToArray();
+    }
+
+    private static List<(string, byte[])> Members(System.Formats.Tar.TarReader reader)
+    {
+        var members = new List<(string, byte[])>();
+        while (reader.GetNextEntry() is { } entry)
+        {
+            using var data = new MemoryStream();
+            entry.DataStream?.CopyTo(data);
+            members.Add((entry.Name, data.ToArray()));
+        }
+        return members;
+    }
+
+    [Test]
     public void WithoutACache_TheInnerArchiveIsDecodedIntoAPrivateFile_AndNoFileIsLeftBehind()
     {
         CheckServed(Serve(cacheFolder: null));

@@ -28,7 +28,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
-        var plan = new ModRouter(options.GameSource, options.Mods).Resolve();
+        var plan = new ModRouter(options.GameSource, options.Mods) { DecodeCacheFolder = cache?.Folder }.Resolve();
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);
         foreach (var conflict in plan.Conflicts)

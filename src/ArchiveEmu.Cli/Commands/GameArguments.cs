@@ -53,12 +53,13 @@ internal sealed class GameArguments
         var odd = new List<string>();
         var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
         odd.ForEach(warn);
-        var plan = new ModRouter(parse.GetRequiredValue(Game), mods).Resolve();
+        var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console);
+        var plan = new ModRouter(parse.GetRequiredValue(Game), mods) { DecodeCacheFolder = cache?.Folder }.Resolve();
         foreach (var warning in plan.Warnings)
             warn(warning);
         return new EmulatedGame(plan)
         {
-            Cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console),
+            Cache = cache,
             VerifyContent = parse.GetValue(VerifyContent),
             Warn = warn,
         };

@@ -192,7 +192,7 @@ public sealed partial class ArchiveEmulator : IDisposable
             archive.Dispose();
     }
 
-    private RoutePlan ModPlan() => _modPlan ??= new ModRouter(GameFolder, _mods, slices: _slices).Resolve();
+    private RoutePlan ModPlan() => _modPlan ??= new ModRouter(GameFolder, _mods, slices: _slices) { DecodeCacheFolder = Cache?.Folder }.Resolve();
 
     private static string RouteName(string route)
     {

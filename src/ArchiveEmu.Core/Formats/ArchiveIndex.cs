@@ -49,10 +49,16 @@ public abstract class ArchiveIndex
     public IReadOnlyList<ArchiveEntry> Entries { get; }
 
     /// <summary>
-    /// Why <paramref name="entry"/>'s stored bytes are not its content (ZIP: compressed), or null when they are, so an
-    /// archive inside it can be read in place.
+    /// Why <paramref name="entry"/>'s stored bytes are not its content and no codec can decode them (ZIP: an unsupported
+    /// method), or null when they are its content or <see cref="StoredCodec"/> decodes them.
     /// </summary>
     internal virtual string? WhyNotInPlace(ArchiveEntry entry) => null;
+
+    /// <summary>
+    /// How <paramref name="entry"/> is stored when its stored bytes are its content only once decoded (ZIP deflate, CPK
+    /// CRILAYLA), with the content's size; null when they are its content as is.
+    /// </summary>
+    internal virtual StoredEncoding? StoredCodec(ArchiveEntry entry) => null;
 
     /// <summary>The format that read it.</summary>
     public abstract IArchiveFormat Format { get; }

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;
@@ -122,6 +123,7 @@ public sealed partial class MergedFileCache
         if (Directory.Exists(used))
             foreach (var marker in Directory.EnumerateFiles(used).Where(m => !liveKeys.Contains(Path.GetFileName(m))))
                 File.Delete(marker);
+        CollectDecoded(cutoff);
         long after = _packs.Names().Sum(p => new FileInfo(_packs.PathOf(p)).Length);
         return new CollectResult(expired, moved.Count, before, after);
     }
@@ -171,6 +173,29 @@ public sealed partial class MergedFileCache
         var used = Path.Combine(Folder, "used");
         if (Directory.Exists(used))
             Directory.Delete(used, recursive: true);
+        CollectDecoded(DateTime.MaxValue);
+    }
+
+    /// <summary>
+    /// Deletes the decoded entries (inner archives stored compressed, <see cref="EntryCodec.CacheFolderName"/>) last used
+    /// before <paramref name="cutoff"/>, with their markers, and leftovers of a decode that did not finish.
+    /// </summary>
+    private void CollectDecoded(DateTime cutoff)
+    {
+        var decoded = Path.Combine(Folder, EntryCodec.CacheFolderName);
+        if (!Directory.Exists(decoded))
+            return;
+        foreach (var file in Directory.EnumerateFiles(decoded))
+        {
+            var name = Path.GetFileName(file);
+            var marker = Path.ChangeExtension(file, ".used");
+            var lastUsed = name.EndsWith(".bin", StringComparison.Ordinal) && File.Exists(marker) ? File.GetLastWriteTimeUtc(marker) : File.GetLastWriteTimeUtc(file);
+            if (lastUsed < cutoff && !name.EndsWith(".used", StringComparison.Ordinal))
+            {
+                File.Delete(file);
+                File.Delete(marker);
+            }
+        }
     }
 
     /// <summary>Bytes the packs take on disk.</summary>

@@ -13,18 +13,20 @@ internal sealed class ArchiveChanges
     // The current mod's files by entry: a mod may spell the archive's folder twice, or reach an entry by two FEF routes.
     private readonly Dictionary<EntryKey, (string File, int Specificity, bool Nested)> _fromThisMod;
     private readonly ArchiveInside _inside;
+    private readonly DecodedEntries _decoded;
     private readonly List<string> _mods = []; // every mod with a file in it, for a nested entry's origin
     private string? _mod;
 
-    public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice = null)
+    public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, DecodedEntries decoded, ArchiveSource? slice = null)
     {
+        _decoded = decoded;
         RelativePath = relativePath;
         GamePath = gamePath;
         Format = format;
         Slice = slice;
         _changes = new OrderedChanges<EntryKey, Change>(new EntryKeyComparer(format.NameComparer));
         _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(new EntryKeyComparer(format.NameComparer));
-        _inside = new ArchiveInside(relativePath, gamePath, format, slice);
+        _inside = new ArchiveInside(relativePath, gamePath, format, slice, decoded);
     }
 
     public string RelativePath { get; }
@@ -100,7 +102,7 @@ internal sealed class ArchiveChanges
         _fromThisMod.TryAdd(through.Key, (file, specificity, true));
         if (_changes.TryGetValue(through.Key, out var current) && current.Nested is { } inner)
             return inner; // more changes inside the same archive: not a conflict at this level
-        inner = new ArchiveChanges($"{RelativePath}/{through.Folder}", GamePath, through.Format, through.Source);
+        inner = new ArchiveChanges($"{RelativePath}/{through.Folder}", GamePath, through.Format, _decoded, through.Source);
         _changes.Set(through.Key, new Change(through.Key, null, inner), modName, rule);
         return inner;
     }

@@ -16,7 +16,7 @@ internal sealed record ThroughEntry(EntryKey Key, string Folder, ArchiveSource S
 /// <c>7_name.pak/</c>). The archive's index is read on the first path that could go through an entry, once per
 /// <see cref="ModRouter.Resolve"/>, and each entry's format detected once.
 /// </summary>
-internal sealed class ArchiveInside(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice)
+internal sealed class ArchiveInside(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice, DecodedEntries decoded)
 {
     private ArchiveIndex? _index;
     private Dictionary<string, ArchiveEntry>? _names;
@@ -94,10 +94,11 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
     private ThroughEntry? Open(ArchiveEntry entry, EntryKey key, string folder, string rest, string modFile)
     {
         if (Index.WhyNotInPlace(entry) is { } why)
-            throw Refuse(folder, $"mod file {modFile} goes through it, but it is {why}; ArchiveEmu reads an inner archive in place, "
-                + "without a copy, so it must be stored uncompressed");
+            throw Refuse(folder, $"mod file {modFile} goes through it, but it is {why}");
         var holder = Index.Source;
         var source = new ArchiveSource(holder.Path, holder.Offset + entry.Offset, entry.Size, holder.Identity);
+        if (Index.StoredCodec(entry) is { } encoding)
+            source = decoded.Open(source, encoding); // the one copy: decoded once, into the cache folder or a private file
         if (!_formats.TryGetValue(entry.Index, out var inner))
             _formats[entry.Index] = inner = ArchiveFormats.Detect(source);
         return inner is null ? null : new ThroughEntry(key, folder, source, inner, rest);

@@ -27,6 +27,6 @@ public sealed partial class ModRouter
         private ArchiveChanges GameArchive(string relative, IArchiveFormat format) =>
             router._slices.TryGetValue(relative, out var slice)
                 ? SliceArchive(relative, slice)
-                : ArchiveFor(relative, () => new ArchiveChanges(relative, GamePaths.Full(router._game, relative), format));
+                : ArchiveFor(relative, () => new ArchiveChanges(relative, GamePaths.Full(router._game, relative), format, _decoded));
     }
 }

@@ -31,6 +31,13 @@ public sealed partial class ModRouter
         _slices = slices ?? new Dictionary<string, (ArchiveSource, IArchiveFormat)>();
     }
 
+    /// <summary>
+    /// The merged file cache's folder, where an inner archive stored compressed (a ZIP entry deflated, a CPK entry
+    /// CRILAYLA-compressed) is decoded once and reused by later resolves; null, or a folder that takes no file: a private
+    /// temporary file of this process instead (docs/DESIGN.md, "Archives inside archives").
+    /// </summary>
+    public string? DecodeCacheFolder { get; init; }
+
     public RoutePlan Resolve()
     {
         var walk = new Walker(this);
@@ -48,6 +55,7 @@ public sealed partial class ModRouter
     {
         private readonly GameSpelling _spelling = new(router._game, router._slices.Keys);
         private readonly ArchiveLookalike _lookalike = new(router._game);
+        private readonly DecodedEntries _decoded = new(router.DecodeCacheFolder);
         private readonly Dictionary<string, string> _modTargets = new(StringComparer.Ordinal); // this mod's whole files, by target
         private string _modRoot = "", _modName = "", _rule = ModRules.Mirror;
         private ReloadedModLayout? _layout;
@@ -107,7 +115,7 @@ public sealed partial class ModRouter
                 if (GamePaths.DanglingLink(gamePath) is { Length: > 0 } nowhere)
                     throw new FileNotFoundException($"{gamePath}{nowhere}: mod folder {path} targets it", gamePath);
                 ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, gamePath, router._detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,
-                    $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows"))).AddMod(_modRoot, _modName, path, _rule);
+                    $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows"), _decoded)).AddMod(_modRoot, _modName, path, _rule);
             }
             else
                 Folder(path, childRelative, inGame, warned);
@@ -125,7 +133,7 @@ public sealed partial class ModRouter
 
         /// <summary>The changes to an archive stored inside another game file (a slice), created on first use.</summary>
         private ArchiveChanges SliceArchive(string relative, (ArchiveSource Source, IArchiveFormat Format) slice) =>
-            ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, slice.Source));
+            ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, _decoded, slice.Source));
 
         private ArchiveChanges ArchiveFor(string relative, Func<ArchiveChanges> create)
         {

@@ -27,7 +27,7 @@ internal sealed partial class ModdedGameFileSystem
             MountSnapshot next;
             try
             {
-                var plan = new ModRouter(_gameFolder, old.Game.Plan.Mods).Resolve();
+                var plan = new ModRouter(_gameFolder, old.Game.Plan.Mods) { DecodeCacheFolder = old.Game.Cache?.Folder }.Resolve();
                 foreach (var warning in plan.Warnings.Except(old.Game.Plan.Warnings)) // each new one, once
                     _logger.LogWarning("hot reload: {Message}", warning);
                 next = MountSnapshot.Create(new EmulatedGame(plan, _pool) { Cache = old.Game.Cache, VerifyContent = old.Game.VerifyContent }, old);

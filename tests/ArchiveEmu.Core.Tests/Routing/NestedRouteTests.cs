@@ -242,12 +242,27 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     }
 
     [Test]
-    public void AnInnerArchiveStoredCompressed_IsRefusedNamingThePath()
+    public void AnInnerArchiveStoredDeflated_IsDecodedAndChanged()
     {
         DotNetArchiveWriters.WriteZip(InFolder("game/pack.zip"), ("inner.pak", Pak(("x", DotNetArchiveWriters.Repeat(Text("compress me "), 400))), true));
         _dir.Write("mod/pack.zip/inner.pak/x", [1]);
+        using var zip = new System.IO.Compression.ZipArchive(new MemoryStream(Serve("pack.zip")));
+        using var inner = new MemoryStream();
+        zip.GetEntry("inner.pak")!.Open().CopyTo(inner);
+        Assert.That(ReadPak(inner.ToArray()).Select(m => (m.Name, m.Bytes)), Is.EqualTo(new[] { ("x", new byte[] { 1 }) }));
+    }
+
+    [Test]
+    public void AnInnerArchiveStoredWithAMethodNoCodecDecodes_IsRefusedNamingThePath()
+    {
+        DotNetArchiveWriters.WriteZip(InFolder("game/pack.zip"), ("inner.pak", Pak(("x", Text("bzip2 says the header"))), false));
+        var bytes = File.ReadAllBytes(_dir["game/pack.zip"]);
+        int central = bytes.AsSpan().LastIndexOf("PK\u0001\u0002"u8);
+        bytes[central + 10] = 12; // the central record's method: bzip2
+        File.WriteAllBytes(_dir["game/pack.zip"], bytes);
+        _dir.Write("mod/pack.zip/inner.pak/x", [1]);
         Assert.That(() => EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]),
-            Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("pack.zip/inner.pak").And.Message.Contains("stored compressed"));
+            Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("pack.zip/inner.pak").And.Message.Contains("ZIP method 12"));
     }
 
     private string InFolder(string relative)

@@ -55,9 +55,18 @@ internal sealed class ZipIndex : ArchiveIndex
 
     internal override string? WhyNotInPlace(ArchiveEntry entry)
     {
-        int method = System.Buffers.Binary.BinaryPrimitives.ReadUInt16LittleEndian(ZipEntries[entry.Index].CentralRecord.Span[10..]);
-        return method == 0 ? null : $"stored compressed (ZIP method {method})";
+        if ((ZipEntries[entry.Index].Flags & Encrypted) != 0)
+            return "stored encrypted";
+        int method = Method(entry);
+        return method is Stored or Deflated ? null : $"stored compressed (ZIP method {method}, which ArchiveEmu cannot decode)";
     }
+
+    internal override StoredEncoding? StoredCodec(ArchiveEntry entry) =>
+        Method(entry) == Deflated ? new StoredEncoding(DeflateCodec.Instance, ZipEntries[entry.Index].UncompressedSize) : null;
+
+    private const int Stored = 0, Deflated = 8, Encrypted = 1;
+
+    private int Method(ArchiveEntry entry) => System.Buffers.Binary.BinaryPrimitives.ReadUInt16LittleEndian(ZipEntries[entry.Index].CentralRecord.Span[10..]);
 
     /// <summary>The archive comment from the end record.</summary>
     internal byte[] Comment { get; }

@@ -128,9 +128,17 @@ public sealed class CrilaylaTests
         if (field == 0)
             stream[3] ^= 0x20;
         else
-            BinaryPrimitives.WriteUInt32LittleEndian(stream.AsSpan(field), field == 12 ? 7u : 0xFFFF_FF00u); // 4 GiB claimed by a tiny stream: no allocation
+            BinaryPrimitives.WriteUInt32LittleEndian(stream.AsSpan(field), field == 12 ? (uint)stream.Length : 0xFFFF_FF00u); // 4 GiB claimed by a tiny stream: no allocation
         Assert.That(() => Crilayla.Decode(stream, "bad.bin"), Throws.InstanceOf<ArchiveFormatException>()
             .With.Message.Contains("bad.bin").And.Message.Contains(expected).And.Property(nameof(ArchiveFormatException.Offset)).EqualTo((long)field));
+    }
+
+    [Test]
+    public void BytesAfterTheRawPrefix_AreIgnored_AsThePublishedDecodersDo()
+    {
+        var content = TestData.Random(5, 4000);
+        var padded = CrilaylaReferenceEncoder.Encode(content).Concat(new byte[0x20]).ToArray();
+        Assert.That(Crilayla.Decode(padded, "padded.bin"), Is.EqualTo(content));
     }
 
     [Test]

@@ -71,9 +71,11 @@ internal sealed class Crilayla : EntryCodec
             throw new ArchiveFormatException(name, at, "the entry does not start with the CRILAYLA magic");
         long outputLength = BinaryPrimitives.ReadUInt32LittleEndian(header[8..]);
         long compressedLength = BinaryPrimitives.ReadUInt32LittleEndian(header[12..]);
-        if (HeaderSize + compressedLength + RawPrefixSize != storedLength)
+        // Bytes after the raw prefix are ignored, as the published decoders (CriFsV2Lib, CriPakTools) read the prefix where
+        // the header puts it, not at the stream's end: a packer that pads an entry must not make it unreadable here.
+        if (HeaderSize + compressedLength + RawPrefixSize > storedLength)
             throw new ArchiveFormatException(name, at + 12, $"the CRILAYLA header puts the raw prefix at 0x{HeaderSize + compressedLength:X}, "
-                + $"but a stream of 0x{storedLength:X} bytes has it at 0x{storedLength - RawPrefixSize:X}");
+                + $"past the end of a stream of 0x{storedLength:X} bytes");
         if (outputLength > compressedLength * MaxRatio)
             throw new ArchiveFormatException(name, at + 8, $"the CRILAYLA header claims {outputLength} compressed bytes of content, "
                 + $"more than {compressedLength} bytes of CRILAYLA can encode");

@@ -19,6 +19,8 @@ internal static class CpkIndexReader
         long Field(string name) => h.GetInteger(0, name) is { } v and >= 0 ? v
             : throw reader.Corrupt(CpkPacket.HeaderSize, $"header field {name} is not a size or offset this reader can use");
         long align = Math.Max(1, Field("Align"));
+        if (align > MaxAlignment)
+            throw reader.Corrupt(CpkPacket.HeaderSize, $"Align {align} is above the {MaxAlignment} this reader accepts");
         long contentOffset = Field("ContentOffset");
         long tocOffset = Field("TocOffset"), itocOffset = Field("ItocOffset"), etocOffset = Field("EtocOffset");
         if (contentOffset > reader.Length)
@@ -139,4 +141,7 @@ internal static class CpkIndexReader
             : throw reader.Corrupt(at, $"{t.Name} row {row} ({what}): {column} is {t.Get(row, column) ?? "missing"}, not a size, offset or ID");
 
     private const int MaxEntries = CpkFormat.MaxEntries;
+
+    // CRI writes a 16-bit Align; anything near the file size is a hostile value that would overflow rounding.
+    private const long MaxAlignment = 1 << 30;
 }

@@ -17,6 +17,9 @@ internal static class UtfTableReader
     /// <summary>The fixed header's size; columns start here.</summary>
     public const int HeaderSize = 0x20;
 
+    /// <summary>The most rows a table whose rows take no bytes may claim (they cost memory but no file bytes).</summary>
+    private const long MaxEmptyRows = 1 << 16;
+
     private static readonly Encoding ShiftJis = CodePagesEncodingProvider.Instance.GetEncoding(932)!;
 
     /// <summary>
@@ -102,8 +105,8 @@ internal static class UtfTableReader
         }
         if (perRowWidth > rowWidth)
             throw Corrupt(path, at + 0x1A, $"row width {rowWidth} is less than the {perRowWidth} bytes the per-row columns take");
-        if (rowCount > 0 && perRowWidth == 0 && rowCount > size)
-            throw Corrupt(path, at + 0x1C, $"{rowCount} rows with no per-row column is more than the table can mean");
+        if (rowWidth == 0 && rowCount > MaxEmptyRows)
+            throw Corrupt(path, at + 0x1C, $"{rowCount} rows of 0 bytes is more than the {MaxEmptyRows} this reader accepts");
 
         string tableName = pools.String(nameOffset, at + 0x14, "table name");
         var rows = new List<object?[]>((int)Math.Min(rowCount, 1 << 16));

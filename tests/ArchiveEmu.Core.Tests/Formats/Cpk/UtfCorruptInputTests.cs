@@ -66,6 +66,18 @@ public sealed class UtfCorruptInputTests
     }
 
     [Test]
+    public void MillionsOfRowsThatTakeNoBytes_AreRefusedWithoutAllocating()
+    {
+        var t = UtfHandTables.SixColumns();
+        UtfHandTables.U16(t, 0x1A, 0);
+        foreach (int flag in new[] { 0x20, 0x31, 0x36, 0x3B }) // the per-row columns a, s, d, f made zero-stored
+            t[flag] = (byte)(0x10 | (t[flag] & 0xF));
+        UtfHandTables.U32(t, 0x1C, 0xFFFFFFFF);
+        var e = ReadFails(t);
+        Assert.That(e.Offset, Is.EqualTo(At + 0x1C));
+    }
+
+    [Test]
     public void PoolsOutOfOrder_AreRefused()
     {
         var t = UtfHandTables.SixColumns();

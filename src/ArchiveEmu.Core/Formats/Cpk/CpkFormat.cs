@@ -17,7 +17,8 @@ internal sealed class CpkFormat : IArchiveFormat
 
     public string Name => "cpk";
     public EntryAddressing Addressing => EntryAddressing.ByName;
-    // CRI FileSystem V2 Hook's CpkBinder matches the paths games ask for ignoring case; docs/FORMATS.md, "Letter case".
+    // Mods for CRI FileSystem V2 Hook match inner paths ignoring case and hand CRI the CPK's own spelling (which CRI
+    // looks up exactly): an entry replaced keeps the CPK's spelling, so both hold; docs/FORMATS.md, "Letter case".
     public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
     public IReadOnlyList<string> Extensions { get; } = [".cpk"];
 

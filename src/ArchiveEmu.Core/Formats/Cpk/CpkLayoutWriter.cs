@@ -79,7 +79,7 @@ internal static class CpkLayoutWriter
     {
         var builder = new VirtualFileBuilder(pool, expectedSegments: 2 * content.Count + 16);
         builder.AppendBytes(headerBytes);
-        if (headerBytes.Length == original.Header.Length && front <= original.Length)
+        if (headerBytes.Length == original.Header.Length && headerBytes.Length <= front && front <= original.Length)
             original.AppendOriginal(builder, headerBytes.Length, front - headerBytes.Length); // padding and "(c)CRI", as found
         foreach (var t in before)
             AppendTable(original, builder, t);

@@ -40,6 +40,7 @@ public sealed partial class CriTestSupportTests
         Assert.That(read.HeaderNumber("EnabledDataSize"), Is.EqualTo(5000 + 0x800 + 5));
         Assert.That(read.Header["Tvers"].GetString(), Is.EqualTo(CpkTestWriter.DefaultTvers));
         Assert.That(Encoding.ASCII.GetString(bytes, 0x7FA, 6), Is.EqualTo("(c)CRI"));
+        Assert.That(BinaryPrimitives.ReadUInt16BigEndian(bytes.AsSpan(0x18)), Is.EqualTo(1), "the newer @UTF version by default");
         Assert.That(read.Entries.Select(e => e.Path), Is.EqualTo(new[] { "battle/tex.dds", "battle/model.bin", "root.txt", "sound/bgm/empty.bin" }));
         Assert.That(read.Entries.Select(e => e.Id), Is.EqualTo(new long[] { 0, 1, 2, 77 }));
         Assert.That(read.Entries.Select(e => e.UserString), Is.EqualTo(new[] { "<NULL>", "<NULL>", "<NULL>", "note" }));
@@ -58,8 +59,10 @@ public sealed partial class CriTestSupportTests
     public void NamedCpk_WithEtocAndSmallAlignment_KeepsEntriesOnThatAlignmentAndGivesLocalDirs()
     {
         var entries = Enumerable.Range(0, 7).Select(i => new CpkTestWriter.NamedEntry($"d{i % 2}", $"f{i}.bin", TestData.Random(10 + i, 3 + i * 37))).ToList();
-        var path = _dir.Write("small.cpk", CpkTestWriter.WriteNamed(entries, new CpkTestWriter.Options(Alignment: 0x20, WithEtoc: true, UpdateDateTime: 123456)));
-        var read = CpkIndependentReader.Read(path);
+        var bytes = CpkTestWriter.WriteNamed(entries, new CpkTestWriter.Options(Alignment: 0x20, WithEtoc: true, UpdateDateTime: 123456, UtfVersion: 0));
+        var read = CpkIndependentReader.Read(_dir.Write("small.cpk", bytes));
+
+        Assert.That(BinaryPrimitives.ReadUInt16BigEndian(bytes.AsSpan(0x18)), Is.Zero, "the older @UTF version");
 
         Assert.That(read.Alignment, Is.EqualTo(0x20));
         Assert.That(read.EtocOffset, Is.GreaterThan(read.Entries.Max(e => e.Offset)), "the ETOC follows the content");
@@ -216,6 +219,17 @@ public sealed partial class CriTestSupportTests
         var result = CpkIndependentReader.TryRead(_dir.Write("files2.cpk", bytes));
 
         Assert.That(result.Rejection ?? "(accepted)", Does.Contain("Files is 3 but the table of contents lists 2 entries"));
+    }
+
+    [Test]
+    public void TryReadMany_GivesEachFileItsEntriesOrItsRejection()
+    {
+        var good = _dir.Write("good.cpk", CpkTestWriter.WriteNamed(TwoEntries()));
+        var bad = CpkTestWriter.WriteNamed(TwoEntries());
+        var results = CpkIndependentReader.TryReadMany([good, _dir.Write("bad.cpk", bad[..^100])]);
+
+        Assert.That(results[0].Archive?.Entries.Select(e => e.Path), Is.EqualTo(new[] { "d/a.bin", "d/b.bin" }));
+        Assert.That(results[1].Rejection ?? "(accepted)", Does.Contain("ContentSize 0x1000 runs past the end of the file"));
     }
 
     [Test]

@@ -66,7 +66,7 @@ internal static class CriJson
     // The script's own "REJECTED: ..." line, or the whole output when Python itself failed.
     public static string Rejection(ToolResult result)
     {
-        var line = result.StdErr.Split('\n').FirstOrDefault(l => l.StartsWith("REJECTED: ", StringComparison.Ordinal));
+        var line = result.StdOut.Split('\n').FirstOrDefault(l => l.StartsWith("REJECTED: ", StringComparison.Ordinal));
         return line is null ? "reader failed without a verdict: " + result : line["REJECTED: ".Length..].Trim();
     }
 }

@@ -24,10 +24,11 @@ public static class CpkTestWriter
 
     /// <summary>
     /// Alignment of every entry and of the content (the header's Align, 16-bit); Masked XOR-masks every table;
-    /// WithEtoc adds the ETOC (per entry UpdateDateTime and LocalDir).
+    /// WithEtoc adds the ETOC (per entry UpdateDateTime and LocalDir); UtfVersion is every table's version (0 or 1).
     /// </summary>
     public sealed record Options(
-        int Alignment = 0x800, bool Masked = false, bool WithEtoc = false, ulong UpdateDateTime = 0, string Tvers = DefaultTvers);
+        int Alignment = 0x800, bool Masked = false, bool WithEtoc = false, ulong UpdateDateTime = 0, string Tvers = DefaultTvers,
+        ushort UtfVersion = 1);
 
     private const int TablesStart = 0x800;
 
@@ -51,7 +52,7 @@ public static class CpkTestWriter
                 new("FileOffset", UtfType.U64, UtfStorage.PerRow, positions.Select(p => (object?)(ulong)(p - TablesStart)).ToList()),
                 new("ID", UtfType.U32, UtfStorage.PerRow, entries.Select((e, i) => (object?)(e.Id ?? (uint)i)).ToList()),
                 UtfColumn.Auto("UserString", UtfType.String, entries.Select(e => (object?)e.UserString).ToList()),
-            ], o.Masked);
+            ], o.Masked, o.UtfVersion);
             long tocSize = 0x10 + toc.Length;
             if (TablesStart + tocSize > contentOffset)
             {
@@ -89,9 +90,9 @@ public static class CpkTestWriter
         [
             new("FilesL", UtfType.U32, UtfStorage.PerRow, [(uint)small.Count]),
             new("FilesH", UtfType.U32, UtfStorage.PerRow, [(uint)large.Count]),
-            new("DataL", UtfType.Data, UtfStorage.PerRow, [ItocPart("CpkItocL", UtfType.U16, small, sorted, stored)]),
-            new("DataH", UtfType.Data, UtfStorage.PerRow, [ItocPart("CpkItocH", UtfType.U32, large, sorted, stored)]),
-        ], o.Masked);
+            new("DataL", UtfType.Data, UtfStorage.PerRow, [ItocPart("CpkItocL", UtfType.U16, small, sorted, stored, o.UtfVersion)]),
+            new("DataH", UtfType.Data, UtfStorage.PerRow, [ItocPart("CpkItocH", UtfType.U32, large, sorted, stored, o.UtfVersion)]),
+        ], o.Masked, o.UtfVersion);
         long itocSize = 0x10 + itoc.Length;
         long contentOffset = Align(TablesStart + itocSize, o.Alignment);
         var positions = Positions(stored, contentOffset, o.Alignment, out long contentEnd);
@@ -128,20 +129,20 @@ public static class CpkTestWriter
         return positions;
     }
 
-    private static byte[] ItocPart(string name, UtfType sizeType, List<int> indexes, List<IdEntry> entries, List<byte[]> stored) =>
+    private static byte[] ItocPart(string name, UtfType sizeType, List<int> indexes, List<IdEntry> entries, List<byte[]> stored, ushort version) =>
         UtfTestWriter.Write(name, indexes.Count,
         [
             new("ID", UtfType.U16, UtfStorage.PerRow, indexes.Select(i => (object?)entries[i].Id).ToList()),
             new("FileSize", sizeType, UtfStorage.PerRow, indexes.Select(i => (object?)stored[i].Length).ToList()),
             new("ExtractSize", sizeType, UtfStorage.PerRow, indexes.Select(i => (object?)entries[i].Content.Length).ToList()),
-        ]);
+        ], version: version);
 
     private static byte[] Etoc(IReadOnlyList<NamedEntry> entries, Options o) =>
         UtfTestWriter.Write("CpkEtocInfo", entries.Count,
         [
             new("UpdateDateTime", UtfType.U64, UtfStorage.PerRow, entries.Select(_ => (object?)o.UpdateDateTime).ToList()),
             new("LocalDir", UtfType.String, UtfStorage.PerRow, entries.Select(e => (object?)e.DirName).ToList()),
-        ], o.Masked);
+        ], o.Masked, o.UtfVersion);
 
     // The header row as CRI's packer writes it: one row, values per row, columns it does not use store no value.
     private static byte[] Header(Options o, int mode, int files, long contentOffset, long contentSize,
@@ -197,7 +198,7 @@ public static class CpkTestWriter
             UtfColumn.Zero("EnableFileCrc", UtfType.U16),
             UtfColumn.Zero("CrcMode", UtfType.U32),
             UtfColumn.Zero("CrcTable", UtfType.Data),
-        ], o.Masked);
+        ], o.Masked, o.UtfVersion);
     }
 
     // The header packet at 0, "(c)CRI" just before 0x800, the first table packet at 0x800.

@@ -319,7 +319,7 @@ try:
     else:
         raise SystemExit('unknown mode ' + sys.argv[1])
 except Bad as e:
-    sys.stderr.write('REJECTED: %s\n' % e)
+    print('REJECTED: %s' % e)  # on stdout, which ExternalTool.PythonEach captures per run
     raise SystemExit(2)
 """;
 }

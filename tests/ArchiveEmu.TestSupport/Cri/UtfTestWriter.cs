@@ -55,8 +55,12 @@ public static class UtfTestWriter
     /// <summary>The string CRI's writers store for "no string"; also the first string of every pool.</summary>
     public const string NullString = "<NULL>";
 
-    /// <summary>Writes the table; <paramref name="rows"/> must match every per-row column's value count.</summary>
-    public static byte[] Write(string tableName, int rows, IReadOnlyList<UtfColumn> columns, bool masked = false)
+    /// <summary>
+    /// Writes the table; <paramref name="rows"/> must match every per-row column's value count. The version at 0x08
+    /// is 0 in older files and 1 in newer ones (vgmstream's notes); readers that take 0x08 as a 32-bit rows offset
+    /// only read version 0.
+    /// </summary>
+    public static byte[] Write(string tableName, int rows, IReadOnlyList<UtfColumn> columns, bool masked = false, ushort version = 1)
     {
         var strings = new StringPool();
         strings.Add(NullString);
@@ -92,7 +96,7 @@ public static class UtfTestWriter
         var table = new byte[tableEnd];
         "@UTF"u8.CopyTo(table);
         BinaryPrimitives.WriteUInt32BigEndian(table.AsSpan(0x04), (uint)(tableEnd - 8));
-        BinaryPrimitives.WriteUInt16BigEndian(table.AsSpan(0x08), 1);
+        BinaryPrimitives.WriteUInt16BigEndian(table.AsSpan(0x08), version);
         BinaryPrimitives.WriteUInt16BigEndian(table.AsSpan(0x0A), checked((ushort)(rowsOffset - 8)));
         BinaryPrimitives.WriteUInt32BigEndian(table.AsSpan(0x0C), (uint)(stringsOffset - 8));
         BinaryPrimitives.WriteUInt32BigEndian(table.AsSpan(0x10), (uint)(dataOffset - 8));

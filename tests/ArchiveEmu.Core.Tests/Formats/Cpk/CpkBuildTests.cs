@@ -115,6 +115,23 @@ public sealed class CpkBuildTests
     }
 
     [Test]
+    public void Build_VersionZeroTables_StayVersionZero_ForReadersThatTakeTheRowsOffsetAs32Bits()
+    {
+        var entries = CpkTestFiles.Named();
+        var path = _dir.Write("data.cpk", CpkTestWriter.WriteNamed(entries, new CpkTestWriter.Options(UtfVersion: 0)));
+        var tex = TestData.Random(106, 999);
+
+        using var archive = Build(path, Change("battle/tex.dds", tex));
+
+        var expected = Expected(entries);
+        expected[0] = ("battle/tex.dds", tex);
+        CpkTestFiles.VerifyNamed(archive, _dir["out.cpk"], expected);
+        var bytes = File.ReadAllBytes(_dir["out.cpk"]);
+        Assert.That(bytes.AsSpan(0x10 + 8, 2).ToArray(), Is.EqualTo(new byte[] { 0, 0 }), "the header table's 0x08 version");
+        Assert.That(bytes.AsSpan(0x800 + 0x10 + 8, 2).ToArray(), Is.EqualTo(new byte[] { 0, 0 }), "the TOC's");
+    }
+
+    [Test]
     public void Build_IdOnlyCpk_ReplacesAddsAndDeletesById()
     {
         var entries = new List<CpkTestWriter.IdEntry>

@@ -1,12 +1,13 @@
 using System.Formats.Tar;
 using ArchiveEmu.TestSupport;
+using ArchiveEmu.TestSupport.Cri;
 
 namespace ArchiveEmu.Core.Tests.Fuzzing;
 
 /// <summary>Valid originals to mutate, per format: the fixtures where there are some, the test writers for the rest.</summary>
 internal static class FuzzSeeds
 {
-    public static readonly string[] Formats = ["afs", "awb", "img", "pak", "tar", "zip"];
+    public static readonly string[] Formats = ["afs", "awb", "cpk", "img", "pak", "tar", "zip"];
 
     public static IReadOnlyList<(string Name, byte[] Bytes)> For(string format) => format switch
     {
@@ -20,6 +21,12 @@ internal static class FuzzSeeds
         [
             ("writer, width 4", AwbTestWriter.Write([Small(3), Small(4), null, Small(5)])),
             ("writer, width 2, ids", AwbTestWriter.Write([Small(6), Small(7)], new AwbTestWriter.Options(PositionWidth: 2, Ids: [5, 9]))),
+        ],
+        "cpk" =>
+        [
+            ("writer, named", CpkTestWriter.WriteNamed([new("d", "a.bin", Small(15)), new("", "b.bin", Small(16)), new("d/e", "c.bin", Small(17))])),
+            ("writer, named, masked, ETOC, align 0x20", CpkTestWriter.WriteNamed([new("d", "a.bin", Small(18)), new("d", "b.bin", Small(19))],
+                new CpkTestWriter.Options(0x20, Masked: true, WithEtoc: true))),
         ],
         "img" => [("writer", ImgTestWriter.Write([("a.dff", Small(8)), ("b.txd", Small(9)), ("c.col", Small(10))]))],
         "pak" => PakTestLayout.All.Select(layout => ($"writer {layout}", PakTestWriter.Write(layout, [("a.bin", Small(11)), ("dir/b.bin", Small(12))]))).ToArray(),

@@ -2,6 +2,7 @@ using System.Formats.Tar;
 using System.IO.Compression;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.TestSupport;
+using ArchiveEmu.TestSupport.Cri;
 
 namespace ArchiveEmu.Core.Tests.Fuzzing;
 
@@ -30,6 +31,8 @@ internal static class IndependentCheck
             : View(es.Select(e => ($"#{e.Index}", (string?)e.Sha256)))).ToArray(),
         "awb" => AwbIndependentReader.TryReadMany(paths).Select(a => a is null ? null
             : View(a.Entries.Select((e, i) => ($"#{i}", (string?)e.Sha256)))).ToArray(),
+        "cpk" => CpkIndependentReader.TryReadMany(paths).Select(r => r.Archive is not { Kind: "named" } a ? null
+            : View(a.Entries.Select(e => (e.Path, (string?)e.ContentSha256)))).ToArray(),
         "img" => ImgIndependentReader.TryReadMany(paths).Select(es => es is null ? null
             : View(es.Select(e => (e.Name.ToLowerInvariant(), (string?)e.Sha256)))).ToArray(),
         "pak" => PakIndependentReader.TryReadMany(paths, pakVariant).Select(ms => ms is null ? null

@@ -150,6 +150,24 @@ public sealed class AcbTests
         Assert.That(moved.Select(p => p.Second.Offset % 32), Is.EqualTo(moved.Select(p => p.First.Offset % 32)));
     }
 
+    [Test]
+    public void Build_AcbStoredInsideAnotherFile_IsReadAndSlicedInPlace()
+    {
+        var acbBytes = AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write(Entries(3))));
+        var alone = _dir.Write("se.acb", acbBytes);
+        var holder = _dir.Write("data.cpk", [.. TestData.Random(205, 0x1000), .. acbBytes, .. TestData.Random(206, 77)]);
+
+        byte[] Emulate(AcbFile acb)
+        {
+            using var awb = AwbFormat.Instance.Build(AwbFormat.Instance.ReadIndex(acb.MemoryAwbSource()), new ArchivePatch([Replace(1, TestData.Random(207, 999))]));
+            using var file = AcbBuilder.Build(acb, new AcbPatch(MemoryAwb: awb.File));
+            return Materialise(file);
+        }
+
+        var inside = Emulate(AcbFile.Read(ArchiveSource.Slice(holder, 0x1000, acbBytes.Length)));
+        Assert.That(inside, Is.EqualTo(Emulate(AcbFile.Read(alone))));
+    }
+
     internal static List<byte[]?> Entries(int count) =>
         Enumerable.Range(0, count).Select(i => (byte[]?)TestData.Random(210 + i, 100 + 37 * i)).ToList();
 

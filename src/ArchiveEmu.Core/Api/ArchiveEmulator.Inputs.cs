@@ -78,6 +78,6 @@ public sealed partial class ArchiveEmulator
         if (!Routing.GamePaths.FileExists(path))
             throw new FileNotFoundException($"{path}: no archive at route '{route}' in the game folder{Routing.GamePaths.DanglingLink(path)} (declare archives inside other files with AddArchiveSlice)", path);
         return ArchiveFormats.Detect(path) ?? throw new ArchiveFormatException(path, 0,
-            "not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
+            $"not an archive format ArchiveEmu knows ({Formats.ArchiveFormats.KnownNames})");
     }
 }

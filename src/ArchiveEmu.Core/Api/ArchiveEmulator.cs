@@ -96,7 +96,7 @@ public sealed partial class ArchiveEmulator : IDisposable
         var name = RouteName(route);
         var source = ArchiveSource.Slice(containerPath, offset, length);
         var format = ArchiveFormats.Detect(source) ?? throw new ArchiveFormatException(source.Name, 0,
-            "not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
+            $"not an archive format ArchiveEmu knows ({Formats.ArchiveFormats.KnownNames})");
         Change(name, RouteChangeReason.InputAdded, () =>
         {
             if (!_slices.TryAdd(name, (source, format)))

@@ -12,11 +12,15 @@ public static class ArchiveFormats
         // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
         Afs.AfsFormat.Instance,
         Awb.AwbFormat.Instance,
+        Cpk.CpkFormat.Instance,
         Img.ImgFormat.Instance,
         Tar.TarFormat.Instance,
         Zip.ZipFormat.Instance,
         Pak.PakFormat.Instance, // heuristic (no magic): keep last
     };
+
+    /// <summary>The formats' names as messages list them.</summary>
+    internal const string KnownNames = "AFS, AWB, CPK, PAK, tar, ZIP, IMG v2";
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
     public static IArchiveFormat? ByName(string name) =>
@@ -47,7 +51,7 @@ public static class ArchiveFormats
     {
         ArgumentNullException.ThrowIfNull(source);
         var format = Detect(source) ?? throw new ArchiveFormatException(source.Name, 0,
-            "not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
+            "not an archive format ArchiveEmu knows (" + KnownNames + ")");
         return format.ReadIndex(source);
     }
 
@@ -55,7 +59,7 @@ public static class ArchiveFormats
     public static ArchiveIndex ReadIndex(string path)
     {
         var format = Detect(path) ?? throw new ArchiveFormatException(Path.GetFullPath(path), 0,
-            "not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
+            "not an archive format ArchiveEmu knows (" + KnownNames + ")");
         return format.ReadIndex(path);
     }
 }

@@ -1,0 +1,44 @@
+using System.Buffers.Binary;
+
+namespace ArchiveEmu.Core.Formats.Cpk;
+
+/// <summary>
+/// CRI CPK: a "CPK " packet holding the CpkHeader @UTF table, then table packets (TOC with DirName/FileName/FileSize/
+/// ExtractSize/FileOffset/ID/UserString for named CPKs; ITOC with DataL/DataH for ID-only ones; ETOC; GTOC …) and the
+/// content, every entry on a multiple of Align. An entry with FileSize below ExtractSize is stored CRILAYLA-compressed.
+/// Named entries are addressed by "DirName/FileName"; ID-only ones by ID through the API (docs/FORMATS.md, "CRI CPK").
+/// </summary>
+internal sealed class CpkFormat : IArchiveFormat
+{
+    /// <summary>The most entries a CPK may claim (the file size usually limits it first).</summary>
+    internal const int MaxEntries = 1 << 24;
+
+    public static CpkFormat Instance { get; } = new();
+
+    public string Name => "cpk";
+    public EntryAddressing Addressing => EntryAddressing.ByName;
+    // CRI FileSystem V2 Hook's CpkBinder matches the paths games ask for ignoring case; docs/FORMATS.md, "Letter case".
+    public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public IReadOnlyList<string> Extensions { get; } = [".cpk"];
+
+    public bool Detect(ReadOnlySpan<byte> head, long length)
+    {
+        if (head.Length < CpkPacket.HeaderSize + 8 || !head.StartsWith("CPK "u8))
+            return false;
+        ulong size = BinaryPrimitives.ReadUInt64LittleEndian(head[8..]);
+        var table = head[CpkPacket.HeaderSize..];
+        return size >= UtfTableReader.HeaderSize && size <= (ulong)(length - CpkPacket.HeaderSize)
+            && (table.StartsWith("@UTF"u8) || UtfMask.IsMaskedUtf(table));
+    }
+
+    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+
+    public ArchiveIndex ReadIndex(ArchiveSource source)
+    {
+        using var reader = ArchiveFileReader.Open(source);
+        return CpkIndexReader.Read(reader);
+    }
+
+    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, VirtualFiles.FileHandlePool? pool = null) =>
+        CpkBuilder.Build(original as CpkIndex ?? throw new ArgumentException("not a CPK index", nameof(original)), patch, pool);
+}

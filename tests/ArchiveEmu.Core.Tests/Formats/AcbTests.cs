@@ -106,6 +106,20 @@ public sealed class AcbTests
     }
 
     [Test]
+    public void Build_HeaderCopyLongerThanTheAwbsTable_KeepsHoldingAsManyBytesPastTheTable()
+    {
+        var awbPath = _dir.Write("bgm.awb", AwbTestWriter.Write(Entries(3), new AwbTestWriter.Options(IdWidth: 4)));
+        var acbPath = _dir.Write("bgm.acb", AcbTestWriter.Write(new(StreamAwb: File.ReadAllBytes(awbPath), CopyPastTable: 4)));
+        using var awb = AwbFormat.Instance.Build(AwbFormat.Instance.ReadIndex(awbPath), new ArchivePatch([Replace(5, TestData.Random(208, 64))]));
+        using var acb = AcbBuilder.Build(AcbFile.Read(acbPath), new AcbPatch(awb.File, "bgm"));
+
+        var row = UtfIndependentReader.Read(_dir.Write("built.acb", Materialise(acb))).Rows[0];
+        var copy = NestedValue(row["StreamAwbAfs2Header"], null, "Header");
+        Assert.That(copy, Is.EqualTo(AcbTestWriter.HeaderCopy(Materialise(awb.File), pastTable: 4)));
+        Assert.That(copy, Has.Length.EqualTo(0x10 + 6 * 4 + 7 * 4 + 4), "six entries now: the table grew, the 4 bytes past it stay");
+    }
+
+    [Test]
     public void Build_MemoryAwbWithAnEntryReplaced_AwbFileIsTheEmulatedAwbMadeOfSlicesNotCopies()
     {
         var entries = Entries(4);

@@ -20,14 +20,15 @@ public static class AcbTestWriter
     /// <param name="WithHash">Whether the ACB has a StreamAwbHash at all.</param>
     /// <param name="ConstantTocWork">StreamAwbTocWork stored as a constant column (its value in the schema, not the row).</param>
     /// <param name="Cues">How many cues (and waveforms) the nested tables list.</param>
+    /// <param name="CopyPastTable">Bytes the header copy holds past the AWB's id and position table (writers differ; see FORMATS.md).</param>
     public sealed record Options(
         string Name = "bgm", byte[]? MemoryAwb = null, byte[]? StreamAwb = null, bool HeaderAsTable = true,
-        bool HashAsTable = true, bool WithHash = true, bool ConstantTocWork = false, int Cues = 3);
+        bool HashAsTable = true, bool WithHash = true, bool ConstantTocWork = false, int Cues = 3, int CopyPastTable = 0);
 
     /// <summary>The ACB's bytes.</summary>
     public static byte[] Write(Options o)
     {
-        byte[]? headerCopy = o.StreamAwb is null ? null : HeaderCopy(o.StreamAwb);
+        byte[]? headerCopy = o.StreamAwb is null ? null : HeaderCopy(o.StreamAwb, o.CopyPastTable);
         byte[]? hash = o.StreamAwb is null || !o.WithHash ? null : MD5.HashData(o.StreamAwb);
         var tocWork = TestData.Random(77, 40);
         var columns = new List<UtfColumn>
@@ -53,12 +54,15 @@ public static class AcbTestWriter
         return UtfTestWriter.Write("Header", 1, columns);
     }
 
-    /// <summary>The streamed AWB's header as the ACB copies it: the AFS2 header, ids and positions (up to pos[0]).</summary>
-    public static byte[] HeaderCopy(byte[] awb)
+    /// <summary>
+    /// The streamed AWB's header as the ACB copies it: the AFS2 header, ids and positions (up to pos[0]), and
+    /// <paramref name="pastTable"/> more bytes.
+    /// </summary>
+    public static byte[] HeaderCopy(byte[] awb, int pastTable = 0)
     {
         long count = BinaryPrimitives.ReadUInt32LittleEndian(awb.AsSpan(8));
         long tableEnd = 0x10 + count * awb[6] + (count + 1) * awb[5];
-        return awb.AsSpan(0, (int)tableEnd).ToArray();
+        return awb.AsSpan(0, (int)tableEnd + pastTable).ToArray();
     }
 
     /// <summary>The nested StreamAwbAfs2Header table: one row, the copy in its Header column.</summary>

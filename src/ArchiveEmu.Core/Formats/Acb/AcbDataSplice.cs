@@ -85,7 +85,11 @@ internal static class AcbDataSplice
     {
         public UtfDataField Field { get; } = field;
         public EntryInput Input { get; } = input;
-        public long Delta { get; } = (long)Math.Ceiling((input.Length - field.Size) / (double)MoveGranule) * MoveGranule;
+        public long Delta { get; } = RoundUpToGranule(input.Length - field.Size);
         public long Padding => Delta - (Input.Length - Field.Size);
+
+        // Toward +infinity, so the padding after the new value is never negative: -40 → -32 (8 bytes of padding).
+        private static long RoundUpToGranule(long change) =>
+            change >= 0 ? (change + MoveGranule - 1) / MoveGranule * MoveGranule : -(-change / MoveGranule * MoveGranule);
     }
 }

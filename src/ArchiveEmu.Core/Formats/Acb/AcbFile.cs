@@ -8,14 +8,16 @@ namespace ArchiveEmu.Core.Formats.Acb;
 /// A validated CRI ACB cue sheet: one @UTF table named "Header" with one row at the start of the file (vgmstream
 /// acb.c), and where it keeps its AWBs — the in-memory AWB (AwbFile), the streamed AWB's header copy
 /// (StreamAwbAfs2Header) and its hash (StreamAwbHash). A damaged ACB is one <see cref="ArchiveFormatException"/> naming
-/// the file and the offset. The whole table is read once (an ACB with an in-memory AWB holds it in the table).
+/// the file and the offset. The whole table is read once to validate it (an ACB with an in-memory AWB holds it in the
+/// table, so that is about three times the ACB's size in memory for the read); afterwards only the table's head and
+/// the streamed AWBs' small values are kept.
 /// </summary>
 internal sealed class AcbFile
 {
-    private AcbFile(ArchiveSource source, UtfTable table, byte[] prefix, long tableSize, IReadOnlyList<UtfDataField> dataFields)
+    private AcbFile(ArchiveSource source, bool masked, byte[] prefix, long tableSize, IReadOnlyList<UtfDataField> dataFields)
     {
         Source = source;
-        Table = table;
+        Masked = masked;
         Prefix = prefix;
         TableSize = tableSize;
         DataFields = dataFields;
@@ -24,8 +26,8 @@ internal sealed class AcbFile
     /// <summary>Where the ACB's bytes are (a file, or a slice of one such as a CPK entry).</summary>
     public ArchiveSource Source { get; }
 
-    /// <summary>The Header table, as read.</summary>
-    public UtfTable Table { get; }
+    /// <summary>Whether the table was stored XOR-masked.</summary>
+    public bool Masked { get; }
 
     /// <summary>The table's bytes before its data pool (header, schema, rows, strings), unmasked.</summary>
     internal byte[] Prefix { get; }
@@ -78,16 +80,14 @@ internal sealed class AcbFile
         long dataAt = 8L + BinaryPrimitives.ReadUInt32BigEndian(bytes.AsSpan(0x10));
         var fields = UtfDataFields.Of(table, bytes, 0);
         var parts = new Parts(reader, bytes, fields);
-        return new AcbFile(source, table, bytes.AsSpan(0, (int)dataAt).ToArray(), size, fields)
+        // Only the table's head and the small values are kept: the in-memory AWB is read from the file when served.
+        return new AcbFile(source, table.Masked, bytes.AsSpan(0, (int)dataAt).ToArray(), size, fields)
         {
             MemoryAwb = parts.MemoryAwb(),
             StreamAwbHeader = parts.Nested("StreamAwbAfs2Header", "Header", parts.CheckHeaderCopy),
             StreamAwbHash = parts.Nested("StreamAwbHash", "Hash", parts.CheckHash),
         };
     }
-
-    /// <summary>Whether the table was stored XOR-masked.</summary>
-    public bool Masked => Table.Masked;
 
     /// <summary>The streamed AWB row named <paramref name="awbName"/> (the AWB's file name without extension), or the only one.</summary>
     public int StreamAwbRow(string awbName)

@@ -120,6 +120,22 @@ public sealed class AcbTests
     }
 
     [Test]
+    public void Build_AllZeroHash_IsKeptAsNoHash()
+    {
+        var awbBytes = AwbTestWriter.Write(Entries(3));
+        var awbPath = _dir.Write("bgm.awb", awbBytes);
+        var acbBytes = AcbTestWriter.Write(new(StreamAwb: awbBytes, HashAsTable: false));
+        acbBytes.AsSpan().Slice(acbBytes.AsSpan().IndexOf(MD5.HashData(awbBytes)), 16).Clear();
+        var acbPath = _dir.Write("bgm.acb", acbBytes);
+        using var awb = AwbFormat.Instance.Build(AwbFormat.Instance.ReadIndex(awbPath), new ArchivePatch([Replace(5, TestData.Random(209, 64))]));
+        using var acb = AcbBuilder.Build(AcbFile.Read(acbPath), new AcbPatch(awb.File, "bgm"));
+
+        var after = UtfIndependentReader.Read(_dir.Write("built.acb", Materialise(acb)));
+        AssertSameExcept(UtfIndependentReader.Read(acbPath), after, "StreamAwbAfs2Header");
+        Assert.That(Hex(after.Rows[0]["StreamAwbHash"]), Is.EqualTo(new byte[16]));
+    }
+
+    [Test]
     public void Build_MemoryAwbWithAnEntryReplaced_AwbFileIsTheEmulatedAwbMadeOfSlicesNotCopies()
     {
         var entries = Entries(4);

@@ -41,8 +41,9 @@ internal sealed class CpkIndex : ArchiveIndex
     /// <summary>True when the CPK has a GTOC (groups); it is kept as found.</summary>
     public bool HasGtoc => Layout.Raw.Any(r => r.OffsetColumn == "GtocOffset");
 
-    internal override string? WhyNotInPlace(ArchiveEntry entry) =>
-        ExtractSizes[entry.Index] > entry.Size ? $"stored CRILAYLA-compressed ({entry.Size} bytes that expand to {ExtractSizes[entry.Index]})" : null;
+    /// <summary>An entry stored CRILAYLA-compressed (FileSize &lt; ExtractSize): an archive inside it is decoded once (Routing/DecodedEntries).</summary>
+    internal override StoredEncoding? StoredCodec(ArchiveEntry entry) =>
+        ExtractSizes[entry.Index] > entry.Size ? new StoredEncoding(Crilayla.Instance, ExtractSizes[entry.Index]) : null;
 }
 
 /// <summary>The tables and content of a CPK.</summary>

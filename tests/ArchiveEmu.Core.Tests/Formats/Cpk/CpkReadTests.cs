@@ -47,8 +47,9 @@ public sealed class CpkReadTests
 
         Assert.That(index.Entries[1].Size, Is.LessThan(5000));
         Assert.That(index.ExtractSizes[1], Is.EqualTo(5000));
-        Assert.That(index.WhyNotInPlace(index.Entries[1]), Does.StartWith("stored CRILAYLA-compressed"));
-        Assert.That(index.WhyNotInPlace(index.Entries[0]), Is.Null);
+        Assert.That(index.StoredCodec(index.Entries[1]), Is.EqualTo(new StoredEncoding(Crilayla.Instance, 5000)));
+        Assert.That(index.StoredCodec(index.Entries[0]), Is.Null);
+        Assert.That(index.Entries.Select(index.WhyNotInPlace), Is.All.Null, "CRILAYLA decodes: an archive inside is decoded once");
     }
 
     [TestCase(false)]

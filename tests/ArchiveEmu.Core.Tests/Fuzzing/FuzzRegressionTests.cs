@@ -25,4 +25,24 @@ public sealed class FuzzRegressionTests
         Assert.That(outcome.Finding, Is.Null);
         Assert.That(outcome.Error, Does.StartWith(path + ": bytes [").And.Contain("past the end"));
     }
+
+    // Found by a 5,000-case cpk run (case 4069, a bit flip in the masked TOC of the "named, masked, ETOC, align 0x20" seed):
+    // the TOC's DirName column became a float column; the reader read no names from it and the patched build wrote a
+    // string into it, a FormatException naming nothing. The reader now refuses name columns that hold no strings.
+    [Test]
+    public void Cpk_TocNameColumnOfAnotherType_IsAFormatErrorNamingTheFile()
+    {
+        var seeds = FuzzSeeds.For("cpk");
+        const int Case = 4069;
+        var (seedName, seed) = seeds[Case % seeds.Count];
+        var (_, bytes) = Mutator.Mutate(seed, FormatFuzzTests.CaseSeed("cpk", Case));
+        using var dir = new TempDirectory("fuzz-regression");
+        var path = dir.Write("case4069.cpk", bytes);
+        Assert.That(seedName, Does.Contain("masked"), "the mutant this test replays");
+
+        var outcome = FuzzCase.Run(ArchiveFormats.ByName("cpk")!, path);
+
+        Assert.That(outcome.Finding, Is.Null);
+        Assert.That(outcome.Error, Does.StartWith(path).And.Contain("column holds").And.Contain("not strings"));
+    }
 }

@@ -32,6 +32,10 @@ internal static class CpkBuilder
         {
             throw new ArchiveFormatException(original.Source.Name, 0, $"the emulated CPK does not fit its tables' field widths ({e.Message})");
         }
+        catch (UtfColumnTypeException e)
+        {
+            throw new ArchiveFormatException(original.Source.Name, 0, $"a table of the CPK stores a size or count in a column that holds no integers ({e.Message})");
+        }
     }
 
     /// <summary>Refuses adding or deleting entries where tables ArchiveEmu keeps as found index the entries.</summary>

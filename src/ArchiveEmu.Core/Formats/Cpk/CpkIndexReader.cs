@@ -65,6 +65,10 @@ internal static class CpkIndexReader
                 throw reader.Corrupt(at, $"the TOC has no {column} column");
         if (t.Rows.Count > MaxEntries)
             throw reader.Corrupt(at, $"the TOC lists {t.Rows.Count} entries, more than {MaxEntries}");
+        // Names are strings: a column of another type would read as no name and be written back with a string in it.
+        foreach (var column in new[] { "DirName", "FileName", "UserString" })
+            if (t.ColumnIndex(column) is var c and >= 0 && t.Columns[c].Type != UtfType.String)
+                throw reader.Corrupt(at, $"the TOC's {column} column holds {t.Columns[c].Type} values, not strings");
         var entries = new ArchiveEntry[t.Rows.Count];
         var extract = new long[entries.Length];
         var ids = new long[entries.Length];

@@ -67,6 +67,9 @@ internal sealed record UtfColumn(string Name, UtfType Type, UtfStorage Storage, 
         UtfType.U16 => checked((ushort)value), UtfType.S16 => checked((short)value),
         UtfType.U32 => checked((uint)value), UtfType.S32 => checked((int)value),
         UtfType.U64 => checked((ulong)value), UtfType.S64 => value,
-        _ => throw new InvalidOperationException($"@UTF column '{Name}' is {Type}, not an integer"),
+        _ => throw new UtfColumnTypeException($"@UTF column '{Name}' is {Type}, not an integer"),
     };
 }
+
+/// <summary>A value of one type asked of a column of another: an original whose table has a column of an unexpected type.</summary>
+internal sealed class UtfColumnTypeException(string message) : Exception(message);

@@ -52,7 +52,7 @@ internal static class UtfTableWriter
         long dataAt = Align8(stringsAt + pool.Length);
         long size = Align8(dataAt + data.Length);
         if (rowsAt - 8 > ushort.MaxValue || rowWidth > ushort.MaxValue || table.Columns.Count > ushort.MaxValue || size > uint.MaxValue)
-            throw new InvalidOperationException($"@UTF table '{table.Name}' does not fit the format's 16- and 32-bit fields");
+            throw new OverflowException($"@UTF table '{table.Name}' does not fit the format's 16- and 32-bit fields");
 
         var t = new byte[size];
         "@UTF"u8.CopyTo(t);

@@ -44,9 +44,10 @@ public sealed partial class ArchiveEmulator
         Change(name, RouteChangeReason.InputAdded, () =>
         {
             var format = FormatOf(name);
-            if ((format.Addressing == EntryAddressing.ByIndex) != entry.IsIndex)
-                throw new ArgumentException(
-                    $"{name}: {format.Name} entries are addressed by {(entry.IsIndex ? "name" : "index")}, not by '{entry}'", nameof(entry));
+            var addressing = AddressingOf(name, format);
+            if ((addressing == EntryAddressing.ByIndex) != entry.IsIndex)
+                throw new ArgumentException($"{name}: {(addressing != format.Addressing ? "this ID-only " : "")}{format.Name} entries are addressed by "
+                    + $"{(entry.IsIndex ? "name" : addressing != format.Addressing ? "ID (EntryKey.ByIndex(id))" : "index")}, not by '{entry}'", nameof(entry));
             if (_inputs.FirstOrDefault(i => i.Route == name && SameEntry(format, i.Entry, entry)) is { } existing)
                 throw new InvalidOperationException(
                     $"{name}: entry {entry} already has an input from {existing.Origin} (#{existing.Id}); remove it first to replace it with one from {origin}");
@@ -70,6 +71,23 @@ public sealed partial class ArchiveEmulator
         if (!_detected.TryGetValue(route, out var format))
             _detected[route] = format = Detect(route);
         return format;
+    }
+
+    // An ID-only CPK is addressed by ID although CPK is a name format: its header says so (IArchiveFormat.AddressingOf).
+    // A header that cannot be read keeps the format's addressing; opening the archive then reports the damage.
+    private EntryAddressing AddressingOf(string route, IArchiveFormat format)
+    {
+        try
+        {
+            var source = _slices.TryGetValue(route, out var slice) ? slice.Source
+                : ModPlan().FindArchive(route) is { } fromMods ? fromMods.Slice ?? ArchiveSource.File(fromMods.GamePath)
+                : ArchiveSource.File(Routing.GamePaths.Resolve(GameFolder, route));
+            return format.AddressingOf(source);
+        }
+        catch (Exception e) when (e is ArchiveFormatException or IOException)
+        {
+            return format.Addressing;
+        }
     }
 
     private IArchiveFormat Detect(string route)

@@ -49,6 +49,12 @@ public abstract class ArchiveIndex
     public IReadOnlyList<ArchiveEntry> Entries { get; }
 
     /// <summary>
+    /// The entry a mod's index name addresses (<c>7.dds</c>, a folder <c>7/</c>): the one at that position, or for a format
+    /// whose index names mean something else (an ID-only CPK: the ID) that entry; null when there is none.
+    /// </summary>
+    internal virtual ArchiveEntry? EntryAtIndexKey(int key) => key >= 0 && key < Entries.Count ? Entries[key] : null;
+
+    /// <summary>
     /// Why <paramref name="entry"/>'s stored bytes are not its content and no codec can decode them (ZIP: an unsupported
     /// method), or null when they are its content or <see cref="StoredCodec"/> decodes them.
     /// </summary>

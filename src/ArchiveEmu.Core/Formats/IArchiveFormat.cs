@@ -21,6 +21,13 @@ public interface IArchiveFormat
     EntryAddressing Addressing { get; }
 
     /// <summary>
+    /// How the entries of the archive at <paramref name="source"/> are addressed: <see cref="Addressing"/>, unless the format
+    /// has both kinds (CPK: named, or ID-only), which a look at the archive's header tells. A header that cannot be read is an
+    /// <see cref="ArchiveFormatException"/>.
+    /// </summary>
+    EntryAddressing AddressingOf(ArchiveSource source) => Addressing;
+
+    /// <summary>
     /// How entry names compare, as the format's own readers and games compare them (IMG ignores case; PAK, tar and ZIP
     /// do not: docs/FORMATS.md, "Letter case of entry names"); unused for index formats.
     /// </summary>

@@ -26,7 +26,27 @@ internal sealed class ArchiveChanges
         Slice = slice;
         _changes = new OrderedChanges<EntryKey, Change>(new EntryKeyComparer(format.NameComparer));
         _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(new EntryKeyComparer(format.NameComparer));
-        _inside = new ArchiveInside(relativePath, gamePath, format, slice, decoded);
+        _inside = new ArchiveInside(relativePath, gamePath, format, slice, decoded, () => Addressing);
+    }
+
+    private EntryAddressing? _addressing;
+
+    /// <summary>
+    /// How this archive's entries are named: the format's addressing, or for a format with both (CPK) what its header says,
+    /// read once on the first mod file. A header that cannot be read leaves names, as an unreadable original does below.
+    /// </summary>
+    public EntryAddressing Addressing => _addressing ??= ReadAddressing();
+
+    private EntryAddressing ReadAddressing()
+    {
+        try
+        {
+            return Format.AddressingOf(Slice ?? ArchiveSource.File(GamePath));
+        }
+        catch (Exception e) when (e is ArchiveFormatException or IOException)
+        {
+            return Format.Addressing; // building it reports the damage beside the other archives
+        }
     }
 
     public string RelativePath { get; }
@@ -59,7 +79,7 @@ internal sealed class ArchiveChanges
             Inner(through, modName, file, rule, specificity).AddPath(modRoot, modName, through.Rest, file, rule, specificity, naming);
             return;
         }
-        var (key, delete) = naming(relative, Format.Addressing, file);
+        var (key, delete) = naming(relative, Addressing, file);
         AddFile(modRoot, modName, file, key, delete, rule, specificity);
     }
 

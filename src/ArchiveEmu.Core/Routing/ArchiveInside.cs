@@ -16,7 +16,8 @@ internal sealed record ThroughEntry(EntryKey Key, string Folder, ArchiveSource S
 /// <c>7_name.pak/</c>). The archive's index is read on the first path that could go through an entry, once per
 /// <see cref="ModRouter.Resolve"/>, and each entry's format detected once.
 /// </summary>
-internal sealed class ArchiveInside(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice, DecodedEntries decoded)
+internal sealed class ArchiveInside(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice, DecodedEntries decoded,
+    Func<EntryAddressing> addressing)
 {
     private ArchiveIndex? _index;
     private Dictionary<string, ArchiveEntry>? _names;
@@ -32,16 +33,16 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
         int slash = relative.IndexOf('/');
         if (slash < 0)
             return null;
-        if (format.Addressing == EntryAddressing.ByIndex)
+        if (addressing() == EntryAddressing.ByIndex)
         {
             var folder = relative[..slash];
             if (!EntryFileName.IsIndexName(folder))
                 return null; // EntryFileName refuses it, naming the file
             int index = EntryFileName.IndexOf(folder);
-            var entries = Index.Entries;
-            if (index >= entries.Count)
-                throw Refuse(folder, $"mod file {modFile} goes through entry {index}, but the archive has {entries.Count} entries");
-            return Open(entries[index], EntryKey.ByIndex(index), folder, relative[(slash + 1)..], modFile) ?? throw NotAnArchive(folder, modFile);
+            var entry = Index.EntryAtIndexKey(index) ?? throw Refuse(folder, format.Addressing == EntryAddressing.ByIndex
+                ? $"mod file {modFile} goes through entry {index}, but the archive has {Index.Entries.Count} entries"
+                : $"mod file {modFile} goes through entry ID {index}, but the archive has no such ID");
+            return Open(entry, EntryKey.ByIndex(index), folder, relative[(slash + 1)..], modFile) ?? throw NotAnArchive(folder, modFile);
         }
 
         var (key, _) = naming(relative, EntryAddressing.ByName, modFile);

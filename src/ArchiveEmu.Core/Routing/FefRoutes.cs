@@ -152,7 +152,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     }
 
     /// <summary>The game's files and the archives stored inside them (slices), relative and full with '/', in ordinal order.</summary>
-    private (string Relative, string Full)[] GameFiles() => _gameFiles ??= ListGame("", new HashSet<string>(StringComparer.Ordinal))
+    private (string Relative, string Full)[] GameFiles() => _gameFiles ??= ListGame(gameRoot, "", new HashSet<string>(StringComparer.Ordinal))
         .Concat(slices.Keys).Distinct().Order(StringComparer.Ordinal).Select(r => (r, $"{_gameFull}/{r}")).ToArray();
 
     private IEnumerable<(string Relative, string Full)> GameFilesNamed(string name) =>
@@ -162,7 +162,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     /// The files below a game folder, through symlinked folders too (the game folder is the player's: docs/DESIGN.md,
     /// "Symlinks"); each real folder is listed once, so a link to a folder above does not loop.
     /// </summary>
-    private IEnumerable<string> ListGame(string relative, HashSet<string> seen)
+    internal static IEnumerable<string> ListGame(string gameRoot, string relative, HashSet<string> seen)
     {
         var full = GamePaths.Full(gameRoot, relative);
         if (!seen.Add(GamePaths.RealPath(full)))
@@ -185,7 +185,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
             var child = relative.Length == 0 ? name : $"{relative}/{name}";
             if (isFolder)
             {
-                foreach (var file in ListGame(child, seen))
+                foreach (var file in ListGame(gameRoot, child, seen))
                     yield return file;
             }
             else

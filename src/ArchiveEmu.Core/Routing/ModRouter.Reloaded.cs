@@ -8,8 +8,9 @@ public sealed partial class ModRouter
     private sealed partial class Walker
     {
         private FefRoutes? _fef;
+        private CriFsRoutes? _criFs;
 
-        /// <summary>A mod in Reloaded-II's layout: only its mods' folders give game files, <c>Redirector/</c> then the FEF folders.</summary>
+        /// <summary>A mod in Reloaded-II's layout: only its mods' folders give game files, <c>Redirector/</c>, the FEF folders, then <c>CRIFsV2Hook/</c>.</summary>
         private void ReloadedMod(ReloadedModLayout layout)
         {
             if (layout.Redirector is { } redirector)
@@ -19,6 +20,11 @@ public sealed partial class ModRouter
             }
             _fef ??= new FefRoutes(router._game, router._slices.ToDictionary(s => s.Key, s => s.Value.Format), router._detect);
             _fef.Add(_modRoot, _modName, layout, GameArchive, Warnings);
+            if (layout.CriFsV2Hook is { } criFs)
+            {
+                _criFs ??= new CriFsRoutes(router._game, router._slices, router._detect);
+                _criFs.Add(_modRoot, _modName, criFs, GameArchive, Warnings);
+            }
             if (layout.OthersWarning(_modRoot) is { } others)
                 Warnings.Add(others);
         }

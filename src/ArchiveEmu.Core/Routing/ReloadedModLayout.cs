@@ -4,7 +4,7 @@ namespace ArchiveEmu.Core.Routing;
 
 /// <summary>
 /// What a mod folder's root holds in Reloaded-II's terms (docs/DESIGN.md, "Reloaded-II and FEF mods"): the folders its mods
-/// read (<c>Redirector/</c>, <c>FEmulator/</c>, <c>AfsRedirector/</c>), the mod's own metadata (never a game file), and the
+/// read (<c>Redirector/</c>, <c>FEmulator/</c>, <c>AfsRedirector/</c>, <c>CRIFsV2Hook/</c>), the mod's own metadata (never a game file), and the
 /// rest. A root holding any of those folders is in Reloaded-II's layout: only they give game files, as in Reloaded-II.
 /// Names compare ignoring letter case, as on Windows.
 /// </summary>
@@ -17,8 +17,10 @@ internal sealed class ReloadedModLayout
     private static readonly string[] FileFields = ["ModIcon", "ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64", "ReleaseMetadataFileName"];
     private static readonly string[] DefaultNames = ["Preview.png", "Sewer56.Update.ReleaseMetadata.json"];
 
-    private ReloadedModLayout(string? redirector, string? fEmulator, string? afsRedirector, HashSet<string> metadata, IReadOnlyList<string> others, string? warning)
+    private ReloadedModLayout(string? redirector, string? fEmulator, string? afsRedirector, string? criFs, HashSet<string> metadata,
+        IReadOnlyList<string> others, string? warning)
     {
+        CriFsV2Hook = criFs;
         Redirector = redirector;
         FEmulator = fEmulator;
         AfsRedirector = afsRedirector;
@@ -31,9 +33,10 @@ internal sealed class ReloadedModLayout
     public string? Redirector { get; }
     public string? FEmulator { get; }
     public string? AfsRedirector { get; }
+    public string? CriFsV2Hook { get; }
 
     /// <summary>Whether the root is in Reloaded-II's layout (else it mirrors the game folder).</summary>
-    public bool IsReloaded => Redirector is not null || FEmulator is not null || AfsRedirector is not null;
+    public bool IsReloaded => Redirector is not null || FEmulator is not null || AfsRedirector is not null || CriFsV2Hook is not null;
 
     /// <summary>The mod's metadata, as paths relative to its root with '/' (ModConfig.json and the files it names), when it has a ModConfig.json.</summary>
     public HashSet<string> Metadata { get; }
@@ -46,7 +49,7 @@ internal sealed class ReloadedModLayout
 
     /// <summary>In Reloaded-II's layout, the one line saying which root entries are no game files; null when none.</summary>
     public string? OthersWarning(string modRoot) => !IsReloaded || Others.Count == 0 ? null
-        : $"mod folder {modRoot} is in Reloaded-II's layout (Redirector/, FEmulator/ or AfsRedirector/ at its root), so, as in Reloaded-II, "
+        : $"mod folder {modRoot} is in Reloaded-II's layout (Redirector/, FEmulator/, AfsRedirector/ or CRIFsV2Hook/ at its root), so, as in Reloaded-II, "
           + $"{string.Join(", ", Others.Take(5))}{(Others.Count > 5 ? $" and {Others.Count - 5} more" : "")} at its root are not game files; "
           + "whole-file replacements go in Redirector/";
 
@@ -57,7 +60,7 @@ internal sealed class ReloadedModLayout
     {
         var entries = GamePaths.EntriesInside(modRoot, modRoot).ToArray();
         string? Folder(string name) => entries.FirstOrDefault(e => e.IsFolder && Path.GetFileName(e.Path).Equals(name, StringComparison.OrdinalIgnoreCase)).Path;
-        string? redirector = Folder("Redirector"), fEmulator = Folder("FEmulator"), afsRedirector = Folder("AfsRedirector");
+        string? redirector = Folder("Redirector"), fEmulator = Folder("FEmulator"), afsRedirector = Folder("AfsRedirector"), criFs = Folder("CRIFsV2Hook");
 
         var metadata = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         string? warning = null;
@@ -76,10 +79,10 @@ internal sealed class ReloadedModLayout
             }
         }
 
-        var readFolders = new[] { redirector, fEmulator, afsRedirector };
+        var readFolders = new[] { redirector, fEmulator, afsRedirector, criFs };
         var others = entries.Where(e => !readFolders.Contains(e.Path) && !metadata.Contains(Path.GetFileName(e.Path)))
             .Select(e => Path.GetFileName(e.Path) + (e.IsFolder ? "/" : "")).ToArray();
-        return new ReloadedModLayout(redirector, fEmulator, afsRedirector, metadata, others, warning);
+        return new ReloadedModLayout(redirector, fEmulator, afsRedirector, criFs, metadata, others, warning);
     }
 
     /// <summary>The files ModConfig.json names, relative to its folder with '/'.</summary>

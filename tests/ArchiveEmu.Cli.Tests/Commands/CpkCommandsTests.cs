@@ -56,6 +56,27 @@ public sealed class CpkCommandsTests
         Assert.That(build.Out, Does.Contain("data/data.cpk  (cpk)\n  entries    1 replaced, 0 added, 0 deleted"), build.Out);
     }
 
+    [Test]
+    public void Build_AnIdOnlyCpkByIdAndAHookLayoutMod_ReportsBothAndCatServesTheirBytes()
+    {
+        _dir.Write("game/data/ids.cpk", CpkTestWriter.WriteIdOnly([new(0, Entries[2].Content), new(3, Entries[3].Content)]));
+        var three = _dir.Write("ids/data/ids.cpk/3_voice.bin", TestData.Random(6, 1000));
+        var zz = _dir.Write("hook/CRIFsV2Hook/CPK/anything/Battle/ZZ.bin", TestData.Random(7, 77));
+        string[] mods = ["--mod", _dir["ids"], "--mod", _dir["hook"]];
+
+        var build = CliRun.Run(["build", "--game", _dir["game"], .. mods, "--no-cache"]);
+        Assert.That(build.ExitCode, Is.Zero, build.ToString());
+        Assert.That(build.Out, Does.Contain("data/ids.cpk  (cpk)\n  entries    1 replaced, 0 added, 0 deleted"), build.Out);
+        Assert.That(build.Out, Does.Contain("data/data.cpk  (cpk)\n  entries    1 replaced, 0 added, 0 deleted"), build.Out);
+        Assert.That(build.Out, Does.Contain("CRIFsV2Hook/CPK/anything"), build.Out);
+
+        var ids = CpkIndependentReader.Read(Cat("data/ids.cpk", mods));
+        Assert.That(ids.Entries.Select(e => (e.Id, e.ContentSha256)), Is.EqualTo(new[] { (0L, Sha(Entries[2].Content)), (3L, Sha(File.ReadAllBytes(three))) }));
+        var named = CpkIndependentReader.Read(Cat("data/data.cpk", mods));
+        Assert.That(named.Entries.Select(e => (e.Path, e.ContentSha256)), Is.EqualTo(Entries.Select(e => (e.DirName.Length == 0 ? e.FileName : $"{e.DirName}/{e.FileName}",
+            Sha(e.FileName == "zz.bin" ? File.ReadAllBytes(zz) : e.Content)))));
+    }
+
     [TestCase("always")]
     [TestCase("never")]
     public void BuildMerge_ThenCatFromTheCache_ServesTheSameModdedCpk(string merge)
@@ -75,6 +96,14 @@ public sealed class CpkCommandsTests
         Assert.That(read.Entries.Select(e => e.ContentSha256), Is.EqualTo(new[]
             { Sha(ModTex), Sha(Entries[1].Content), Sha(Entries[2].Content), Sha(Entries[3].Content) }));
         Assert.That(read.Entries[0].FileSize, Is.EqualTo(ModTex.Length));
+    }
+
+    private string Cat(string route, string[] mods)
+    {
+        var output = _dir[$"out-{Guid.NewGuid():N}.cpk"];
+        var cat = CliRun.Run(["cat", "--game", _dir["game"], .. mods, "--no-cache", route, "-o", output]);
+        Assert.That(cat.ExitCode, Is.Zero, cat.ToString());
+        return output;
     }
 
     private string Cat(params string[] cacheArgs)

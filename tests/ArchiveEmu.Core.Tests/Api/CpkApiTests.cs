@@ -41,4 +41,31 @@ public sealed class CpkApiTests
         Assert.That(emulator.Describe("data/data.cpk").Select(e => (e.Name, e.State)).Take(2),
             Is.EqualTo(new[] { ("battle/tex.dds", EntryState.Replaced), ("battle/zz.bin", EntryState.Original) }));
     }
+
+    [Test]
+    public void AnIdOnlyCpk_TakesInputsById_FromCodeAndFromAModFolder()
+    {
+        byte[] id0 = TestData.Random(1, 300), id3 = TestData.Random(2, 70000);
+        _dir.Write("game/data/ids.cpk", CpkTestWriter.WriteIdOnly([new(0, id0), new(3, id3)]));
+        var modded = _dir.Write("mod/data/ids.cpk/0_face.bin", TestData.Random(3, 1000));
+        var fromCode = TestData.Random(4, 555);
+
+        using var emulator = new ArchiveEmulator(_dir["game"]);
+        emulator.AddModFolder(_dir["mod"]);
+        emulator.AddBytes("data/ids.cpk", EntryKey.ByIndex(3), fromCode, "loader");
+        var byName = Assert.Throws<ArgumentException>(() => emulator.AddBytes("data/ids.cpk", EntryKey.ByName("3"), fromCode, "loader"));
+        Assert.That(byName!.Message, Does.Contain("ID-only cpk entries are addressed by ID"));
+        using (var file = emulator.Open("data/ids.cpk"))
+        {
+            var bytes = new byte[file.Length];
+            file.ReadExactly(0, bytes);
+            _dir.Write("out.cpk", bytes);
+        }
+
+        var read = CpkIndependentReader.Read(_dir["out.cpk"]);
+        Assert.That(read.Entries.Select(e => (e.Id, e.ContentSha256)), Is.EqualTo(new[]
+        {
+            (0L, CpkTestFiles.Sha(File.ReadAllBytes(modded))), (3L, CpkTestFiles.Sha(fromCode)),
+        }));
+    }
 }

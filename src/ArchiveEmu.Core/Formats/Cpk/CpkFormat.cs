@@ -6,7 +6,7 @@ namespace ArchiveEmu.Core.Formats.Cpk;
 /// CRI CPK: a "CPK " packet holding the CpkHeader @UTF table, then table packets (TOC with DirName/FileName/FileSize/
 /// ExtractSize/FileOffset/ID/UserString for named CPKs; ITOC with DataL/DataH for ID-only ones; ETOC; GTOC …) and the
 /// content, every entry on a multiple of Align. An entry with FileSize below ExtractSize is stored CRILAYLA-compressed.
-/// Named entries are addressed by "DirName/FileName"; ID-only ones by ID through the API (docs/FORMATS.md, "CRI CPK").
+/// Named entries are addressed by "DirName/FileName"; ID-only ones by ID (<see cref="AddressingOf"/>; docs/FORMATS.md, "CRI CPK").
 /// </summary>
 internal sealed class CpkFormat : IArchiveFormat
 {
@@ -30,6 +30,13 @@ internal sealed class CpkFormat : IArchiveFormat
         var table = head[CpkPacket.HeaderSize..];
         return size >= UtfTableReader.HeaderSize && size <= (ulong)(length - CpkPacket.HeaderSize)
             && (table.StartsWith("@UTF"u8) || UtfMask.IsMaskedUtf(table));
+    }
+
+    /// <summary>An ID-only CPK (an ITOC and no TOC) is addressed by ID (<c>EntryKey.ByIndex(id)</c>): the header packet alone tells.</summary>
+    public EntryAddressing AddressingOf(ArchiveSource source)
+    {
+        using var reader = ArchiveFileReader.Open(source);
+        return CpkIndexReader.IsIdOnly(reader) ? EntryAddressing.ByIndex : EntryAddressing.ByName;
     }
 
     public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));

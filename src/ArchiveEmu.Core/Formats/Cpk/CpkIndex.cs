@@ -18,8 +18,10 @@ internal sealed class CpkIndex : ArchiveIndex
         Header = header;
         Layout = layout;
         ExtractSizes = extractSizes;
-        Ids = ids;
+        Ids = _ids = ids;
     }
+
+    private readonly long[] _ids;
 
     public override IArchiveFormat Format => CpkFormat.Instance;
 
@@ -40,6 +42,15 @@ internal sealed class CpkIndex : ArchiveIndex
 
     /// <summary>True when the CPK has a GTOC (groups); it is kept as found.</summary>
     public bool HasGtoc => Layout.Raw.Any(r => r.OffsetColumn == "GtocOffset");
+
+    /// <summary>An ID-only CPK's index names are IDs (the entries are in ID order); a named CPK's are positions.</summary>
+    internal override ArchiveEntry? EntryAtIndexKey(int key)
+    {
+        if (!IsIdOnly)
+            return base.EntryAtIndexKey(key);
+        int at = Array.BinarySearch(_ids, (long)key);
+        return at >= 0 ? Entries[at] : null;
+    }
 
     /// <summary>An entry stored CRILAYLA-compressed (FileSize &lt; ExtractSize): an archive inside it is decoded once (Routing/DecodedEntries).</summary>
     internal override StoredEncoding? StoredCodec(ArchiveEntry entry) =>

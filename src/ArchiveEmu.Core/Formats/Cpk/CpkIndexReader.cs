@@ -56,6 +56,20 @@ internal static class CpkIndexReader
         throw reader.Corrupt(CpkPacket.HeaderSize, "the CPK has neither a TOC nor an ITOC");
     }
 
+    /// <summary>
+    /// Whether the CPK is ID-only (an ItocOffset and no TocOffset), from its header packet alone: the one read routing makes
+    /// of a CPK a flat mod folder targets, since <c>7.dds</c> is entry ID 7 there and a file named so in a named CPK.
+    /// </summary>
+    public static bool IsIdOnly(ArchiveFileReader reader)
+    {
+        if (reader.Length < CpkPacket.HeaderSize || !reader.ReadBytes(0, 4, "magic").AsSpan().SequenceEqual("CPK "u8))
+            throw reader.Corrupt(0, "not a CPK archive (no 'CPK ' magic)");
+        var h = CpkPacket.Read(reader, 0, "CPK ", "CPK header").Table;
+        if (h.Rows.Count != 1)
+            throw reader.Corrupt(CpkPacket.HeaderSize, $"the CpkHeader table has {h.Rows.Count} rows, not 1");
+        return h.GetInteger(0, "TocOffset") is null or <= 0 && h.GetInteger(0, "ItocOffset") is > 0;
+    }
+
     private static (ArchiveEntry[], long[], long[]) NamedEntries(ArchiveFileReader reader, CpkPacket toc, long fileOffsetBase)
     {
         var t = toc.Table;

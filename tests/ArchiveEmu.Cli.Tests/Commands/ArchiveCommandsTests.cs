@@ -71,8 +71,12 @@ public sealed class ArchiveCommandsTests
         var result = CliRun.Run("build", "--game", Game, "--mod", Hd, "--mod", Ui, "--json");
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         using var doc = JsonDocument.Parse(result.Out);
-        var archive = doc.RootElement.GetProperty("archives").EnumerateArray().Single();
-        Assert.That(archive.GetProperty("path").GetString(), Is.EqualTo("data/textures.afs"));
+        var archives = doc.RootElement.GetProperty("archives").EnumerateArray().ToArray();
+        Assert.That(archives.Select(a => a.GetProperty("path").GetString()), Is.EquivalentTo(new[] { "data/data.cpk", "data/textures.afs" }));
+        var cpk = archives.Single(a => a.GetProperty("path").GetString() == "data/data.cpk");
+        Assert.That(cpk.GetProperty("replaced").GetInt32(), Is.EqualTo(1), "hd-textures' data/data.cpk/battle/hero.dds");
+        Assert.That(cpk.GetProperty("bytes_from_loose").GetInt64(), Is.EqualTo(5000));
+        var archive = archives.Single(a => a.GetProperty("path").GetString() == "data/textures.afs");
         Assert.That(archive.GetProperty("replaced").GetInt32(), Is.EqualTo(2));
         Assert.That(archive.GetProperty("added").GetInt32(), Is.EqualTo(2));
         Assert.That(archive.GetProperty("deleted").GetInt32(), Is.EqualTo(1));

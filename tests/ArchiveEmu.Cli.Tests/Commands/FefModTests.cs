@@ -47,7 +47,12 @@ public sealed class FefModTests
         var json = CliRun.Run("build", "--game", Game, "--mod", Hd, "--mod", Fef, "--no-cache", "--json");
         Assert.That(json.ExitCode, Is.Zero, json.ToString());
         using var doc = JsonDocument.Parse(json.Out);
-        var conflict = doc.RootElement.GetProperty("archives")[0].GetProperty("conflicts").EnumerateArray().Single();
+        // hd-textures also replaces an entry of data/data.cpk, which fef-mod does not touch: no conflict there.
+        var archives = doc.RootElement.GetProperty("archives").EnumerateArray().ToArray();
+        Assert.That(archives.Select(a => a.GetProperty("path").GetString()), Is.EquivalentTo(new[] { "data/data.cpk", "data/textures.afs" }));
+        Assert.That(archives.Single(a => a.GetProperty("path").GetString() == "data/data.cpk").GetProperty("conflicts").GetArrayLength(), Is.Zero);
+        var conflict = archives.Single(a => a.GetProperty("path").GetString() == "data/textures.afs")
+            .GetProperty("conflicts").EnumerateArray().Single();
         Assert.That(conflict.GetProperty("entry").GetString(), Is.EqualTo("3"));
         Assert.That(conflict.GetProperty("winner").GetString(), Is.EqualTo("fef-mod"));
         Assert.That(conflict.GetProperty("rules").EnumerateArray().Select(r => r.GetString()), Is.EqualTo(new[] { "mirror", AfsRule }));

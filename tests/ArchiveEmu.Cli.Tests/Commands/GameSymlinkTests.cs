@@ -11,9 +11,10 @@ namespace ArchiveEmu.Cli.Tests.Commands;
 public sealed class GameSymlinkTests
 {
     // Paths of the linked game: data/textures.afs (modded) is a relative file link, data/voice.afs (untouched) an absolute
-    // one, movies/ a folder link holding a modded AFS, an untouched ZIP and a plain file; data/gone.afs leads nowhere.
+    // one, movies/ a folder link holding a modded AFS, an untouched ZIP and a plain file; data/gone.afs leads nowhere;
+    // data/data.cpk (modded by hd-textures) is a plain file in both.
     private static readonly string[] Visible =
-        ["data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "movies/cutscenes.afs", "movies/intro.zip", "movies/notes.txt"];
+        ["data/data.cpk", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "movies/cutscenes.afs", "movies/intro.zip", "movies/notes.txt"];
 
     private TempDirectory _dir = null!;
     private string[] _mods = null!;
@@ -36,6 +37,7 @@ public sealed class GameSymlinkTests
 
         _dir.Write("linked/data/readme.txt", File.ReadAllBytes(_dir["plain/data/readme.txt"]));
         _dir.Write("linked/data/ui.zip", File.ReadAllBytes(_dir["plain/data/ui.zip"]));
+        _dir.Write("linked/data/data.cpk", File.ReadAllBytes(_dir["plain/data/data.cpk"]));
         _dir.Write("disk2/textures.afs", File.ReadAllBytes(_dir["plain/data/textures.afs"]));
         _dir.Write("disk2/voice.afs", File.ReadAllBytes(_dir["plain/data/voice.afs"]));
         foreach (var name in new[] { "cutscenes.afs", "intro.zip", "notes.txt" })
@@ -103,7 +105,7 @@ public sealed class GameSymlinkTests
         {
             static string[] Summary(JsonDocument d) => d.RootElement.GetProperty("archives").EnumerateArray()
                 .Select(a => $"{a.GetProperty("path")} {a.GetProperty("replaced")} {a.GetProperty("added")} {a.GetProperty("deleted")} {a.GetProperty("size_after")}").ToArray();
-            Assert.That(Summary(doc), Has.Length.EqualTo(2));
+            Assert.That(Summary(doc), Has.Length.EqualTo(3));
             Assert.That(Summary(doc), Is.EqualTo(Summary(plain)));
         }
 

@@ -47,7 +47,8 @@ public sealed class ModPriorityTests
         var result = CliRun.Run("build", "--game", Game, "--mod", Ui, "--mod", Hd, "--no-cache", "--json");
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         using var doc = JsonDocument.Parse(result.Out);
-        var conflict = doc.RootElement.GetProperty("archives")[0].GetProperty("conflicts").EnumerateArray().Single();
+        var conflict = doc.RootElement.GetProperty("archives").EnumerateArray()
+            .Single(a => a.GetProperty("path").GetString() == "data/textures.afs").GetProperty("conflicts").EnumerateArray().Single();
         Assert.That(conflict.GetProperty("mods").EnumerateArray().Select(m => m.GetString()), Is.EqualTo(new[] { "ui-fix", "hd-textures" }));
         Assert.That(conflict.GetProperty("winner").GetString(), Is.EqualTo("hd-textures"));
     }
@@ -77,7 +78,8 @@ public sealed class ModPriorityTests
 
         var rebuilt = CliRun.Run("build", "--game", Game, "--mod", Ui, "--mod", Hd, "--cache", cache, "--merge", "always", "--json");
         using var doc = JsonDocument.Parse(rebuilt.Out);
-        Assert.That(doc.RootElement.GetProperty("archives")[0].GetProperty("merge").GetProperty("cache").GetString(), Is.EqualTo("stored"),
+        Assert.That(doc.RootElement.GetProperty("archives").EnumerateArray()
+            .Single(a => a.GetProperty("path").GetString() == "data/textures.afs").GetProperty("merge").GetProperty("cache").GetString(), Is.EqualTo("stored"),
             "the reversed order has its own entry");
     }
 }

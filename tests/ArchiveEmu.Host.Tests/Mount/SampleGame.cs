@@ -3,7 +3,7 @@ using ArchiveEmu.TestSupport;
 namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
-/// A writable copy of fixtures/ (game + hd-textures + ui-fix) plus a tar archive and a mod for it, a cache
+/// A writable copy of fixtures/ (game + hd-textures + ui-fix; hd-textures also changes data/data.cpk, a CPK) plus a tar archive and a mod for it, a cache
 /// folder and an empty mount point, all in one temp folder. Expected bytes come from <c>archiveemu cat</c>.
 /// </summary>
 internal sealed class SampleGame : IDisposable
@@ -37,7 +37,7 @@ internal sealed class SampleGame : IDisposable
     /// <summary>Every path a reader of the mount sees, relative, '/' separators.</summary>
     public string[] VisibleFiles =>
     [
-        "data/bundle.tar", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "extras/new-folder/added.txt",
+        "data/bundle.tar", "data/data.cpk", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "extras/new-folder/added.txt",
     ];
 
     /// <summary>The host's configuration arguments for this game.</summary>
@@ -79,7 +79,7 @@ internal sealed class SampleGame : IDisposable
     /// </summary>
     public static readonly string[] VisibleFilesWithLinks =
     [
-        "data/bundle.tar", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "extras/new-folder/added.txt",
+        "data/bundle.tar", "data/data.cpk", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "extras/new-folder/added.txt",
         "movies/credits.tar", "movies/intro.zip", "movies/notes.txt",
     ];
 

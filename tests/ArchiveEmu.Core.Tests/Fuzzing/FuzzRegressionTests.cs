@@ -45,4 +45,27 @@ public sealed class FuzzRegressionTests
         Assert.That(outcome.Finding, Is.Null);
         Assert.That(outcome.Error, Does.StartWith(path).And.Contain("column holds").And.Contain("not strings"));
     }
+
+    // Found by an 8,000-case cpk run (case 6533, stacked mutations of the masked seed): a TocSize of 0x10F0 for a TOC packet
+    // of 0xF0 bytes. The builder kept the 0x1000 difference as "padding" and wrote a TocSize past the end of the patched
+    // file, which the independent reader rejected. Now a size field above its packet is kept as a convention (padded up to
+    // what follows), never as a byte count.
+    [Test]
+    public void Cpk_TocSizeFarPastItsPacket_PatchedBuild_IsReadByTheIndependentReader()
+    {
+        var seeds = FuzzSeeds.For("cpk");
+        const int Case = 6533;
+        var (_, seed) = seeds[Case % seeds.Count];
+        var (_, bytes) = Mutator.Mutate(seed, FormatFuzzTests.CaseSeed("cpk", Case));
+        using var dir = new TempDirectory("fuzz-regression");
+        var path = dir.Write("case6533.cpk", bytes);
+        Assert.That(ArchiveEmu.TestSupport.Cri.CpkIndependentReader.Read(path).Header["TocSize"].GetInt64(), Is.EqualTo(0x10F0), "the mutant this test replays");
+
+        var outcome = FuzzCase.Run(ArchiveFormats.ByName("cpk")!, path);
+
+        Assert.That(outcome.Finding, Is.Null);
+        var patched = ArchiveEmu.TestSupport.Cri.CpkIndependentReader.Read(dir.Write("patched.cpk", outcome.Built!.Patched));
+        Assert.That(patched.Entries.Select(e => e.Path), Is.EqualTo(new[] { "d/a.bin", "d/b.bin", "fuzz_added.bin" }));
+        Assert.That(patched.Header["TocSize"].GetInt64(), Is.LessThan(0x200));
+    }
 }

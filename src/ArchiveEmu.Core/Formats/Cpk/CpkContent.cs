@@ -19,15 +19,18 @@ internal sealed class CpkTablePlan
         OffsetColumn = offsetColumn;
         SizeColumn = sizeColumn;
         OriginalOffset = originalOffset;
-        // How the original's size field relates to its packet (CRI writes the packet's length; keep any difference).
-        SizeFieldExtra = Math.Max(0, originalSizeField - originalLength);
+        // How the original's size field relates to its packet: the packet's length, or (some packers) the packet with its
+        // padding up to what follows. Kept as a convention, never as a byte count: a size field far past its packet (a
+        // damaged or hostile header) would otherwise be carried into a file where it runs past the end.
+        SizeFieldPadded = originalSizeField > originalLength;
         Length = originalLength;
     }
 
     public string OffsetColumn { get; }
     public string SizeColumn { get; }
     public long OriginalOffset { get; }
-    public long SizeFieldExtra { get; }
+    /// <summary>The original's size field counted the packet's padding too.</summary>
+    public bool SizeFieldPadded { get; }
 
     /// <summary>The packet to write the table into (null for a table copied as found).</summary>
     public CpkPacket? Packet { get; private init; }

@@ -64,7 +64,9 @@ internal static class CpkLayoutWriter
                     t.Length = t.Bytes.Length;
                 }
                 header.SetInteger(0, t.OffsetColumn, t.Offset);
-                header.SetInteger(0, t.SizeColumn, t.Length + t.SizeFieldExtra);
+                // Padded: up to the next aligned offset, where the layout puts what follows; the file's last table has none.
+                bool last = after.Count > 0 && t == after[^1];
+                header.SetInteger(0, t.SizeColumn, t.SizeFieldPadded && !last ? layout.Align(t.Offset + t.Length) - t.Offset : t.Length);
             }
             var newHeader = original.Header.Write(header);
             settled &= newHeader.Length == headerBytes.Length;

@@ -12,6 +12,7 @@ public static class ArchiveFormats
         // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
         Afs.AfsFormat.Instance,
         Awb.AwbFormat.Instance,
+        Acb.AcbFormat.Instance, // an @UTF table named Header: before CPK, whose @UTF follows "CPK "
         Cpk.CpkFormat.Instance,
         Img.ImgFormat.Instance,
         Tar.TarFormat.Instance,

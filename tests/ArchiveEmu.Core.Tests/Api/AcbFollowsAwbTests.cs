@@ -118,6 +118,18 @@ public sealed class AcbFollowsAwbTests
         Assert.That(Version(), Is.Not.EqualTo(before));
     }
 
+    [Test]
+    public void AModFolderNamedLikeAnAcbWithNoInMemoryAwb_IsOneErrorNamingTheAcbAndTheAwbsFolder()
+    {
+        var awb = _dir.Write("game/sound/bgm.awb", AwbTestWriter.Write(AcbTests.Entries(3)));
+        var acb = _dir.Write("game/sound/bgm.acb", AcbTestWriter.Write(new(StreamAwb: File.ReadAllBytes(awb))));
+        _dir.Write("mod/sound/bgm.acb/1.hca", TestData.Random(307, 900));
+
+        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var error = Assert.Throws<ArchiveFormatException>(() => game.OpenFile("sound/bgm.acb").Dispose())!;
+        Assert.That(error.Message, Does.Contain(acb).And.Contain("no in-memory AWB").And.Contain("folder named like the .awb"));
+    }
+
     private static byte[] Read(ArchiveEmulator emulator, string route)
     {
         using var file = emulator.Open(route);

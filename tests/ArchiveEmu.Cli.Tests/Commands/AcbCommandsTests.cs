@@ -1,4 +1,5 @@
 using System.Security.Cryptography;
+using System.Text.Json;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Cri;
 
@@ -43,6 +44,17 @@ public sealed class AcbCommandsTests
         Assert.That(build.Out, Does.Contain("sound/bgm.acb  (acb)\n  follows    sound/bgm.awb (its AWB header copy and hash rebuilt to match)\n"), build.Out);
         Assert.That(build.Out, Does.Contain("sound/bgm.awb  (awb)\n  entries    1 replaced"), build.Out);
         Assert.That(build.Out, Does.Contain("routes resolved in").And.Contain("2 archives"), build.Out);
+    }
+
+    [Test]
+    public void BuildJson_NamesTheAwbTheAcbFollows()
+    {
+        var build = CliRun.Run("build", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "--json");
+        Assert.That(build.ExitCode, Is.Zero, build.ToString());
+        using var doc = JsonDocument.Parse(build.Out);
+        var follows = doc.RootElement.GetProperty("archives").EnumerateArray()
+            .ToDictionary(a => a.GetProperty("path").GetString()!, a => a.GetProperty("follows").ToString());
+        Assert.That(follows, Is.EqualTo(new Dictionary<string, string> { ["sound/bgm.acb"] = "sound/bgm.awb", ["sound/bgm.awb"] = "" }));
     }
 
     [Test]

@@ -68,6 +68,26 @@ public sealed class AcbCommandsTests
         Assert.That(File.ReadAllBytes(Cat("sound/bgm.acb", "--cache", cache)), Is.EqualTo(File.ReadAllBytes(Cat("sound/bgm.acb", "--no-cache"))));
     }
 
+    [Test]
+    public void LsAndCat_AnAcbCarryingItsAwb_ListAndServeTheEntryAModFolderNamedLikeTheAcbReplaces()
+    {
+        var entries = Enumerable.Range(0, 3).Select(i => (byte[]?)TestData.Random(420 + i, 200 + i)).ToList();
+        var acb = _dir.Write("game/sound/se.acb", AcbTestWriter.Write(new(Name: "se", MemoryAwb: AwbTestWriter.Write(entries))));
+        _dir.Write("mod/sound/se.acb/1_step.hca", TestData.Random(430, 777));
+
+        var ls = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "sound/se.acb");
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        var rows = ls.Out.TrimEnd('\n').Split('\n');
+        Assert.That(rows.Count(r => r.Contains("replaced  mod", StringComparison.Ordinal)), Is.EqualTo(1), ls.Out);
+        Assert.That(rows.Count(r => r.Contains("original  original", StringComparison.Ordinal)), Is.EqualTo(2), ls.Out);
+
+        var after = UtfIndependentReader.Read(Cat("sound/se.acb", "--no-cache"));
+        AcbFollowCheck.AssertSameExcept(UtfIndependentReader.Read(acb), after, "AwbFile");
+        entries[1] = TestData.Random(430, 777);
+        var inner = AwbIndependentReader.Read(_dir.Write("inner.awb", AcbFollowCheck.Hex(after.Rows[0]["AwbFile"])));
+        Assert.That(inner.Entries.Select(e => e.Sha256), Is.EqualTo(entries.Select(e => Convert.ToHexStringLower(SHA256.HashData(e!)))));
+    }
+
     private string Cat(string archive, params string[] cacheArgs)
     {
         var output = _dir[$"out-{Guid.NewGuid():N}"];

@@ -34,6 +34,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         foreach (var r in archives)
         {
             o.WriteLine($"{r.Route.RelativePath}  ({r.Route.Format.Name})");
+            if (r.Route.StreamAwb is { } awb)
+                o.WriteLine($"  follows    {awb.RelativePath} (its AWB header copy and hash rebuilt to match)");
             o.WriteLine($"  entries    {r.Replaced} replaced, {r.Added} added, {r.Deleted} deleted");
             o.WriteLine($"  size       {r.SizeBefore} -> {r.SizeAfter} bytes");
             o.WriteLine($"  bytes      {r.FromOriginal} from the original, {r.FromLoose} from loose files, {r.Generated} rebuilt header/padding");
@@ -90,6 +92,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             {
                 path = r.Route.RelativePath,
                 format = r.Route.Format.Name,
+                follows = r.Route.StreamAwb?.RelativePath,
                 replaced = r.Replaced,
                 added = r.Added,
                 deleted = r.Deleted,

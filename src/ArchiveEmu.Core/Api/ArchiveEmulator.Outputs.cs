@@ -107,7 +107,9 @@ public sealed partial class ArchiveEmulator
             conflicts.Add(new RouteConflict(name, input.Entry.ToString(), [changes[at].Origin, input.Origin], input.Origin));
             changes[at] = change;
         }
-        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested };
+        // An ACB that follows its AWB follows it with the AWB's inputs too.
+        var streamAwb = fromMods?.StreamAwb is { } awb ? Resolve(awb.RelativePath) : null;
+        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, StreamAwb = streamAwb };
     }
 
     // A file input that changed or vanished since it was added is an error naming it, not bytes from another version.

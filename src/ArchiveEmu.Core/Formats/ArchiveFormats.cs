@@ -12,6 +12,7 @@ public static class ArchiveFormats
         // FORMAT-REGISTRATIONS (one line per format; keep magic-based formats before heuristic ones)
         Afs.AfsFormat.Instance,
         Awb.AwbFormat.Instance,
+        Acb.AcbFormat.Instance, // an @UTF table named Header: before CPK, whose @UTF follows "CPK "
         Cpk.CpkFormat.Instance,
         Img.ImgFormat.Instance,
         Tar.TarFormat.Instance,
@@ -20,7 +21,7 @@ public static class ArchiveFormats
     };
 
     /// <summary>The formats' names as messages list them.</summary>
-    internal const string KnownNames = "AFS, AWB, CPK, PAK, tar, ZIP, IMG v2";
+    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2";
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
     public static IArchiveFormat? ByName(string name) =>

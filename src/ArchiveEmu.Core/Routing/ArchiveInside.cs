@@ -106,7 +106,7 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
     }
 
     private ArchiveFormatException NotAnArchive(string folder, string modFile) =>
-        Refuse(folder, $"mod file {modFile} goes through it, but it is not an archive format ArchiveEmu knows (AFS, AWB, PAK, tar, ZIP, IMG v2)");
+        Refuse(folder, $"mod file {modFile} goes through it, but it is not an archive format ArchiveEmu knows (" + ArchiveFormats.KnownNames + ")");
 
     private ArchiveFormatException Refuse(string folder, string problem) => new($"{relativePath}/{folder}", 0, problem);
 }

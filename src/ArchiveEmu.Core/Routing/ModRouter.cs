@@ -44,10 +44,10 @@ public sealed partial class ModRouter
         foreach (var mod in _mods)
             walk.Mod(mod);
 
-        var routes = walk.Archives.Values.OrderBy(a => a.RelativePath, StringComparer.Ordinal).Select(a => a.ToRoute()).ToArray();
-        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules });
-        return new RoutePlan(_game, _mods, routes, walk.Overrides.Values.ToArray(),
-            routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
+        var overrides = walk.Overrides.Values.ToArray();
+        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules }).ToList();
+        var routes = AcbFollowers.Attach(walk.Archives.Values.Select(a => a.ToRoute()).ToArray(), overrides, overrideConflicts, walk.Warnings);
+        return new RoutePlan(_game, _mods, routes, overrides, routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
     }
 
     /// <summary>One <see cref="Resolve"/>: the mods walked in order, each path spelled as the game spells it (<see cref="GameSpelling"/>).</summary>

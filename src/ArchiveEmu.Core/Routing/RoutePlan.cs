@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Formats.Acb;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Routing;
@@ -31,15 +32,21 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
     public IReadOnlyList<NestedRoute> Nested { get; init; } = [];
 
     /// <summary>
+    /// For an ACB: the route of the streamed AWB beside it that mods change, whose header copy and hash the ACB is rebuilt
+    /// to match (docs/DESIGN.md, "ACB follows its AWB"); null for every other archive.
+    /// </summary>
+    public ArchiveRoute? StreamAwb { get; init; }
+
+    /// <summary>
     /// Reads the original and builds the emulated archive: each nested route first, then this one with each such entry
     /// replaced by the inner emulated archive's segments (never its bytes). The caller disposes it.
     /// </summary>
     public EmulatedArchive Build(FileHandlePool? pool = null)
     {
         var original = ReadOriginal();
-        if (Nested.Count == 0)
+        if (Nested.Count == 0 && StreamAwb is null)
             return Format.Build(original, Patch, pool);
-        var inner = new List<EmulatedArchive>(Nested.Count);
+        var inner = new List<EmulatedArchive>(Nested.Count + 1);
         try
         {
             var changes = Patch.Changes.ToList();
@@ -49,7 +56,12 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
                 inner.Add(built);
                 changes.Add(new EntryChange(nested.Entry, EntryInput.FromVirtualFile(built.File, nested.Route.RelativePath), nested.Origin));
             }
-            return Format.Build(original, new ArchivePatch(changes), pool);
+            var patch = new ArchivePatch(changes);
+            if (StreamAwb is null)
+                return Format.Build(original, patch, pool);
+            var awb = StreamAwb.Build(pool); // built again, not shared with the AWB's own serving: O(entries), and the ACB reads it once for the hash
+            inner.Add(awb);
+            return AcbFormat.BuildFollowing(original, patch, awb.File, Path.GetFileNameWithoutExtension(StreamAwb.RelativePath), pool);
         }
         finally
         {

@@ -29,6 +29,8 @@ internal static class RouteKey
         for (int i = 0; i < mods.Count; i++)
             text.Append("mod ").Append(i).Append(' ').Append(mods[i]).Append('\n');
         AppendChanges(text, route, verifyContent);
+        if (route.StreamAwb is { } awb) // an ACB that follows its AWB: whatever changes the AWB's bytes changes its own
+            text.Append("follows ").Append(awb.RelativePath).Append('\n').Append(For(awb, mods, verifyContent).Text).Append("end follows\n");
         if (verifyContent)
             text.Append("content-verified\n");
         return new CacheKey(route.GamePath, text.ToString());

@@ -94,6 +94,8 @@ internal sealed class MountSnapshot : IDisposable
             if (inner > newest)
                 newest = inner;
         }
+        if (route.StreamAwb is { } awb && NewestInput(awb) is var followed && followed > newest)
+            newest = followed; // an ACB that follows its AWB changes when the AWB does
         return newest;
     }
 

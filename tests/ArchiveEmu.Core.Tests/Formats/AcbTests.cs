@@ -82,13 +82,13 @@ public sealed class AcbTests
 
         var before = UtfIndependentReader.Read(acbPath);
         var after = UtfIndependentReader.Read(built);
-        AssertSameExcept(before, after, "StreamAwbAfs2Header", "StreamAwbHash");
+        AcbFollowCheck.AssertSameExcept(before, after, "StreamAwbAfs2Header", "StreamAwbHash");
         Assert.That(after.Size, Is.EqualTo(new FileInfo(built).Length), "the table's size field counts the new values");
         var row = after.Rows[0];
-        var copy = headerAsTable ? NestedValue(row["StreamAwbAfs2Header"], before.Rows[0]["StreamAwbAfs2Header"], "Header") : Hex(row["StreamAwbAfs2Header"]);
+        var copy = headerAsTable ? NestedValue(row["StreamAwbAfs2Header"], before.Rows[0]["StreamAwbAfs2Header"], "Header") : AcbFollowCheck.Hex(row["StreamAwbAfs2Header"]);
         Assert.That(copy, Is.EqualTo(AcbTestWriter.HeaderCopy(emulatedAwb)));
         Assert.That(copy, Is.Not.EqualTo(AcbTestWriter.HeaderCopy(File.ReadAllBytes(awbPath))), "the test changes the header");
-        var hash = hashAsTable ? NestedValue(row["StreamAwbHash"], before.Rows[0]["StreamAwbHash"], "Hash") : Hex(row["StreamAwbHash"]);
+        var hash = hashAsTable ? NestedValue(row["StreamAwbHash"], before.Rows[0]["StreamAwbHash"], "Hash") : AcbFollowCheck.Hex(row["StreamAwbHash"]);
         Assert.That(hash, Is.EqualTo(MD5.HashData(emulatedAwb)));
     }
 
@@ -101,7 +101,7 @@ public sealed class AcbTests
         using var acb = AcbBuilder.Build(AcbFile.Read(acbPath), new AcbPatch(awb.File, "bgm"));
 
         var after = UtfIndependentReader.Read(_dir.Write("built.acb", Materialise(acb)));
-        AssertSameExcept(UtfIndependentReader.Read(acbPath), after, "StreamAwbAfs2Header");
+        AcbFollowCheck.AssertSameExcept(UtfIndependentReader.Read(acbPath), after, "StreamAwbAfs2Header");
         Assert.That(NestedValue(after.Rows[0]["StreamAwbAfs2Header"], null, "Header"), Is.EqualTo(AcbTestWriter.HeaderCopy(Materialise(awb.File))));
     }
 
@@ -131,8 +131,8 @@ public sealed class AcbTests
         using var acb = AcbBuilder.Build(AcbFile.Read(acbPath), new AcbPatch(awb.File, "bgm"));
 
         var after = UtfIndependentReader.Read(_dir.Write("built.acb", Materialise(acb)));
-        AssertSameExcept(UtfIndependentReader.Read(acbPath), after, "StreamAwbAfs2Header");
-        Assert.That(Hex(after.Rows[0]["StreamAwbHash"]), Is.EqualTo(new byte[16]));
+        AcbFollowCheck.AssertSameExcept(UtfIndependentReader.Read(acbPath), after, "StreamAwbAfs2Header");
+        Assert.That(AcbFollowCheck.Hex(after.Rows[0]["StreamAwbHash"]), Is.EqualTo(new byte[16]));
     }
 
     [Test]
@@ -151,8 +151,8 @@ public sealed class AcbTests
         var built = _dir.Write("built.acb", Materialise(acb));
         var before = UtfIndependentReader.Read(acbPath);
         var after = UtfIndependentReader.Read(built);
-        AssertSameExcept(before, after, "AwbFile");
-        var inner = Hex(after.Rows[0]["AwbFile"]);
+        AcbFollowCheck.AssertSameExcept(before, after, "AwbFile");
+        var inner = AcbFollowCheck.Hex(after.Rows[0]["AwbFile"]);
         Assert.That(inner, Is.EqualTo(emulatedAwb));
         entries[2] = File.ReadAllBytes(mod);
         var read = AwbIndependentReader.Read(_dir.Write("inner.awb", inner));
@@ -210,25 +210,12 @@ public sealed class AcbTests
         return bytes;
     }
 
-    private static byte[] Hex(JsonElement data) => Convert.FromHexString(data.GetProperty("hex").GetString()!);
-
-    /// <summary>Same table name, columns (name, type, storage) and, outside <paramref name="changed"/>, the same values.</summary>
-    private static void AssertSameExcept(UtfIndependentReader.Table before, UtfIndependentReader.Table after, params string[] changed)
-    {
-        Assert.That(after.Name, Is.EqualTo(before.Name));
-        Assert.That(after.Columns, Is.EqualTo(before.Columns));
-        Assert.That(after.Rows, Has.Length.EqualTo(before.Rows.Length));
-        foreach (var (b, a) in before.Rows.Zip(after.Rows))
-            foreach (var column in before.Columns.Select(c => c.Name).Except(changed))
-                Assert.That(a[column].GetRawText(), Is.EqualTo(b[column].GetRawText()), $"column {column}");
-    }
-
     /// <summary>A nested table's value column, read by the independent reader; its other columns equal the original nested table's.</summary>
     private byte[] NestedValue(JsonElement data, JsonElement? originalData, string column)
     {
-        var table = UtfIndependentReader.Read(_dir.Write($"nested-{Guid.NewGuid():N}.utf", Hex(data)));
+        var table = UtfIndependentReader.Read(_dir.Write($"nested-{Guid.NewGuid():N}.utf", AcbFollowCheck.Hex(data)));
         if (originalData is { } o)
-            AssertSameExcept(UtfIndependentReader.Read(_dir.Write($"nested-{Guid.NewGuid():N}.utf", Hex(o))), table, column);
-        return Hex(table.Rows.Single()[column]);
+            AcbFollowCheck.AssertSameExcept(UtfIndependentReader.Read(_dir.Write($"nested-{Guid.NewGuid():N}.utf", AcbFollowCheck.Hex(o))), table, column);
+        return AcbFollowCheck.Hex(table.Rows.Single()[column]);
     }
 }

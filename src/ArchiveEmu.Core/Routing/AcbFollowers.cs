@@ -46,10 +46,11 @@ internal static class AcbFollowers
     {
         var folder = Path.GetDirectoryName(awb.GamePath)!;
         string wanted = Path.GetFileNameWithoutExtension(awb.GamePath) + ".acb";
-        if (File.Exists(Path.Combine(folder, wanted)))
-            return Path.Combine(folder, wanted);
-        return Directory.EnumerateFiles(folder).Where(f => string.Equals(Path.GetFileName(f), wanted, StringComparison.OrdinalIgnoreCase))
-            .Order(StringComparer.Ordinal).FirstOrDefault();
+        // From the listing, not File.Exists: on a case-insensitive file system that would answer for BGM.Acb with our spelling,
+        // and what is served and reported keeps the game's.
+        var matches = Directory.EnumerateFiles(folder).Where(f => string.Equals(Path.GetFileName(f), wanted, StringComparison.OrdinalIgnoreCase))
+            .Order(StringComparer.Ordinal).ToList();
+        return matches.FirstOrDefault(f => Path.GetFileName(f) == wanted) ?? matches.FirstOrDefault();
     }
 
     /// <summary>Why the ACB cannot be rebuilt for the AWB (one line), or null when it can; an ACB that keeps no streamed AWB header does not describe it.</summary>

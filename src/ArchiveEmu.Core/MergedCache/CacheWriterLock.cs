@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>

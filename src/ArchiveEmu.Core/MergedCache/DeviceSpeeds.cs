@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using System.Globalization;
 
 namespace ArchiveEmu.Core.MergedCache;

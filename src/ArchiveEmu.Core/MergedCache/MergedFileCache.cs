@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.VirtualFiles;
 using K4os.Compression.LZ4;

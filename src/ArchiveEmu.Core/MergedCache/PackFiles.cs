@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using System.Globalization;
 using System.IO.Hashing;
 using System.Buffers.Binary;

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.IO.Hashing;
 using System.Text;
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 
@@ -48,8 +49,8 @@ internal sealed class DecodedEntries(string? cacheFolder)
         string temporary = Path.Combine(folder, $".{Path.GetFileName(path)}.{Environment.ProcessId}.{Guid.NewGuid():N}");
         try
         {
-            CreateFolder(folder);
-            using (var output = CreatePrivate(temporary, FileOptions.None))
+            PrivateFiles.CreateFolder(folder);
+            using (var output = PrivateFiles.Open(temporary, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0))
             {
                 Run(stored, encoding, output.SafeFileHandle);
                 output.Flush(flushToDisk: true);
@@ -108,7 +109,8 @@ internal sealed class DecodedEntries(string? cacheFolder)
     {
         var path = Path.Combine(Path.GetTempPath(), $"archiveemu-decoded-{Environment.ProcessId}-{Guid.NewGuid():N}");
         bool linux = OperatingSystem.IsLinux() && Directory.Exists("/proc/self/fd");
-        var file = CreatePrivate(path, linux ? FileOptions.None : FileOptions.DeleteOnClose);
+        var file = PrivateFiles.Open(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete,
+            linux ? FileOptions.None : FileOptions.DeleteOnClose, bufferSize: 0);
         try
         {
             if (linux)
@@ -149,26 +151,6 @@ internal sealed class DecodedEntries(string? cacheFolder)
         {
             // a read-only cache: the entry is used all the same, gc just cannot see it
         }
-    }
-
-    private static void CreateFolder(string folder)
-    {
-        if (OperatingSystem.IsWindows())
-            Directory.CreateDirectory(folder);
-        else
-            Directory.CreateDirectory(folder, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
-    }
-
-    /// <summary>A new file readable by its owner only (0600, whatever the umask): copies of game data, as the cache's files.</summary>
-    private static FileStream CreatePrivate(string path, FileOptions options)
-    {
-        var create = new FileStreamOptions
-        {
-            Mode = FileMode.CreateNew, Access = FileAccess.ReadWrite, Share = FileShare.ReadWrite | FileShare.Delete, Options = options, BufferSize = 0,
-        };
-        if (!OperatingSystem.IsWindows())
-            create.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
-        return new FileStream(path, create);
     }
 
     private static void TryDelete(string path)

@@ -9,12 +9,8 @@ internal static class CpkIndexReader
 
     public static CpkIndex Read(ArchiveFileReader reader)
     {
-        if (reader.Length < CpkPacket.HeaderSize || !reader.ReadBytes(0, 4, "magic").AsSpan().SequenceEqual("CPK "u8))
-            throw reader.Corrupt(0, "not a CPK archive (no 'CPK ' magic)");
-        var header = CpkPacket.Read(reader, 0, "CPK ", "CPK header");
+        var header = ReadHeader(reader);
         var h = header.Table;
-        if (h.Rows.Count != 1)
-            throw reader.Corrupt(CpkPacket.HeaderSize, $"the CpkHeader table has {h.Rows.Count} rows, not 1");
 
         long Field(string name) => h.GetInteger(0, name) is { } v and >= 0 ? v
             : throw reader.Corrupt(CpkPacket.HeaderSize, $"header field {name} is not a size or offset this reader can use");
@@ -62,12 +58,19 @@ internal static class CpkIndexReader
     /// </summary>
     public static bool IsIdOnly(ArchiveFileReader reader)
     {
+        var h = ReadHeader(reader).Table;
+        return h.GetInteger(0, "TocOffset") is null or <= 0 && h.GetInteger(0, "ItocOffset") is > 0;
+    }
+
+    /// <summary>The "CPK " packet at 0 with its one-row CpkHeader table.</summary>
+    private static CpkPacket ReadHeader(ArchiveFileReader reader)
+    {
         if (reader.Length < CpkPacket.HeaderSize || !reader.ReadBytes(0, 4, "magic").AsSpan().SequenceEqual("CPK "u8))
             throw reader.Corrupt(0, "not a CPK archive (no 'CPK ' magic)");
-        var h = CpkPacket.Read(reader, 0, "CPK ", "CPK header").Table;
-        if (h.Rows.Count != 1)
-            throw reader.Corrupt(CpkPacket.HeaderSize, $"the CpkHeader table has {h.Rows.Count} rows, not 1");
-        return h.GetInteger(0, "TocOffset") is null or <= 0 && h.GetInteger(0, "ItocOffset") is > 0;
+        var header = CpkPacket.Read(reader, 0, "CPK ", "CPK header");
+        if (header.Table.Rows.Count != 1)
+            throw reader.Corrupt(CpkPacket.HeaderSize, $"the CpkHeader table has {header.Table.Rows.Count} rows, not 1");
+        return header;
     }
 
     private static (ArchiveEntry[], long[], long[]) NamedEntries(ArchiveFileReader reader, CpkPacket toc, long fileOffsetBase)

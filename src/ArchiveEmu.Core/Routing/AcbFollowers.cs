@@ -1,5 +1,6 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Formats.Acb;
+using ArchiveEmu.Core.Formats.Awb;
 
 namespace ArchiveEmu.Core.Routing;
 
@@ -18,7 +19,7 @@ internal static class AcbFollowers
     public static ArchiveRoute[] Attach(IReadOnlyList<ArchiveRoute> routes, IReadOnlyList<FileOverride> overrides, List<RouteConflict> conflicts, List<string> warnings)
     {
         var byPath = routes.ToDictionary(r => r.RelativePath, StringComparer.Ordinal);
-        foreach (var awb in routes.Where(r => r.Format.Name == "awb" && r.Slice is null))
+        foreach (var awb in routes.Where(r => r.Format == AwbFormat.Instance && r.Slice is null))
         {
             if (Sibling(awb) is not { } acbPath)
                 continue;

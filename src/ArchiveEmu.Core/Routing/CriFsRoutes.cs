@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Formats.Cpk;
 
 namespace ArchiveEmu.Core.Routing;
 
@@ -90,7 +91,7 @@ internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (
     /// </summary>
     private GameCpk[] Cpks() => _cpks ??= FefRoutes.ListGame(gameRoot, "", new HashSet<string>(StringComparer.Ordinal))
         .Where(r => r.EndsWith(".cpk", StringComparison.OrdinalIgnoreCase))
-        .Concat(slices.Where(s => s.Value.Format.Name == "cpk").Select(s => s.Key))
+        .Concat(slices.Where(s => s.Value.Format == CpkFormat.Instance).Select(s => s.Key))
         .Distinct().Order(StringComparer.Ordinal).Select(Read).OfType<GameCpk>().ToArray();
 
     private GameCpk? Read(string relative)

@@ -16,24 +16,44 @@ namespace ArchiveEmu.Core.Serving;
 /// </summary>
 internal static class RouteKey
 {
+    // One description per thread, reused: a route with hundreds of inputs writes ~100 KB of it on every open
+    [ThreadStatic] private static StringBuilder? t_text;
+    private const int MaxKeptChars = 1 << 20;
+
     /// <summary>The key of <paramref name="route"/> as the files are now. Stats the original and every input; reads them only with <paramref name="verifyContent"/>.</summary>
     public static CacheKey For(ArchiveRoute route, IReadOnlyList<string> mods, bool verifyContent)
     {
-        var text = new StringBuilder();
+        var text = t_text ?? new StringBuilder();
+        t_text = null; // a key made while this one is (none today) gets its own
+        text.Clear();
+        AppendKey(text, route, mods, verifyContent);
+        var key = new CacheKey(route.GamePath, text);
+        if (text.Capacity <= MaxKeptChars)
+            t_text = text;
+        return key;
+    }
+
+    private static void AppendKey(StringBuilder text, ArchiveRoute route, IReadOnlyList<string> mods, bool verifyContent)
+    {
         text.Append("archiveemu-cache ").Append(CacheFormat.Version).Append('\n');
         text.Append("format ").Append(route.Format.Name).Append('\n');
         text.Append("route ").Append(route.GamePath).Append('\n');
         if (route.Slice is { } slice)
             text.Append("slice ").Append(slice.Offset).Append('+').Append(slice.Length).Append('\n');
-        text.Append("original ").Append(Describe(FileIdentity.Of(route.GamePath))).Append('\n');
+        text.Append("original ");
+        AppendIdentity(text, FileIdentity.Of(route.GamePath));
+        text.Append('\n');
         for (int i = 0; i < mods.Count; i++)
             text.Append("mod ").Append(i).Append(' ').Append(mods[i]).Append('\n');
         AppendChanges(text, route, verifyContent);
         if (route.StreamAwb is { } awb) // an ACB that follows its AWB: whatever changes the AWB's bytes changes its own
-            text.Append("follows ").Append(awb.RelativePath).Append('\n').Append(For(awb, mods, verifyContent).Text).Append("end follows\n");
+        {
+            text.Append("follows ").Append(awb.RelativePath).Append('\n');
+            AppendKey(text, awb, mods, verifyContent);
+            text.Append("end follows\n");
+        }
         if (verifyContent)
             text.Append("content-verified\n");
-        return new CacheKey(route.GamePath, text.ToString());
     }
 
     /// <summary>The route's changes; a nested route's (docs/DESIGN.md, "Archives inside archives") at every depth, each after its entry.</summary>
@@ -41,7 +61,9 @@ internal static class RouteKey
     {
         foreach (var change in route.Patch.Changes)
         {
-            text.Append("entry ").Append(change.Key.IsIndex ? "#" : "/").Append(change.Key).Append(" from ").Append(change.Origin).Append(": ");
+            text.Append("entry ").Append(change.Key.IsIndex ? "#" : "/");
+            AppendEntryKey(text, change.Key);
+            text.Append(" from ").Append(change.Origin).Append(": ");
             if (change.Input is not { } input)
                 text.Append("delete");
             else if (input.File is not null) // a virtual file has no identity to stat: its bytes are the key (routing never makes one)
@@ -52,8 +74,8 @@ internal static class RouteKey
             {
                 // The identity routing took (one stat per file): a file that changes after it fails the handle
                 // pool's identity check on open, so it can never be served under this key.
-                text.Append("file ").Append(input.Path).Append(" [").Append(input.Offset).Append('+').Append(input.Length).Append("] ")
-                    .Append(Describe(input.Identity ?? FileIdentity.Of(input.Path)));
+                text.Append("file ").Append(input.Path).Append(" [").Append(input.Offset).Append('+').Append(input.Length).Append("] ");
+                AppendIdentity(text, input.Identity ?? FileIdentity.Of(input.Path));
                 if (verifyContent)
                     text.Append(" xxh3 ").Append(ContentHash(input));
             }
@@ -62,7 +84,9 @@ internal static class RouteKey
         foreach (var nested in route.Nested)
         {
             // The inner original is a slice of the outer's file, whose identity is already in the key.
-            text.Append("nested ").Append(nested.Entry.IsIndex ? "#" : "/").Append(nested.Entry).Append(" from ").Append(nested.Origin)
+            text.Append("nested ").Append(nested.Entry.IsIndex ? "#" : "/");
+            AppendEntryKey(text, nested.Entry);
+            text.Append(" from ").Append(nested.Origin)
                 .Append(": ").Append(nested.Route.Format.Name).Append(' ').Append(nested.Route.Slice!.Offset).Append('+').Append(nested.Route.Slice.Length).Append('\n');
             AppendChanges(text, nested.Route, verifyContent);
             text.Append("end nested\n");
@@ -70,9 +94,18 @@ internal static class RouteKey
     }
 
     // No device number: some change at every boot (btrfs, LVM, NFS), and the path already names the file system.
-    private static string Describe(FileIdentity identity) =>
-        string.Create(CultureInfo.InvariantCulture,
+    private static void AppendIdentity(StringBuilder text, FileIdentity identity) =>
+        text.Append(CultureInfo.InvariantCulture,
             $"{identity.Length} bytes mtime {identity.LastWriteUtc.Ticks} ctime {identity.ChangeUtc.Ticks} inode {identity.Inode}");
+
+    // As EntryKey.ToString() writes it, without a string per entry
+    private static void AppendEntryKey(StringBuilder text, EntryKey key)
+    {
+        if (key.Name is { } name)
+            text.Append(name);
+        else
+            text.Append(CultureInfo.InvariantCulture, $"{key.Index}");
+    }
 
     private static string ContentHash(EntryInput input)
     {

@@ -26,11 +26,17 @@ internal static class RouteKey
         if (route.Slice is { } slice)
             text.Append("slice ").Append(slice.Offset).Append('+').Append(slice.Length).Append('\n');
         text.Append("original ").Append(Describe(FileIdentity.Of(route.GamePath))).Append('\n');
+        if (route.Slice is null && route.Follows is null)
+        {
+            foreach (var companion in route.Format.CompanionFiles(route.GamePath)) // IMG v1's .dir: the index is read from it
+                text.Append("companion ").Append(companion).Append(' ').Append(Describe(FileIdentity.Of(companion))).Append('\n');
+        }
         for (int i = 0; i < mods.Count; i++)
             text.Append("mod ").Append(i).Append(' ').Append(mods[i]).Append('\n');
         AppendChanges(text, route, verifyContent);
-        if (route.StreamAwb is { } awb) // an ACB that follows its AWB: whatever changes the AWB's bytes changes its own
-            text.Append("follows ").Append(awb.RelativePath).Append('\n').Append(For(awb, mods, verifyContent).Text).Append("end follows\n");
+        // An ACB that follows its AWB, an IMG v1 .dir its .img: whatever changes the followed bytes changes its own.
+        if (route.Follows is { } followed)
+            text.Append("follows ").Append(followed.RelativePath).Append('\n').Append(For(followed, mods, verifyContent).Text).Append("end follows\n");
         if (verifyContent)
             text.Append("content-verified\n");
         return new CacheKey(route.GamePath, text.ToString());

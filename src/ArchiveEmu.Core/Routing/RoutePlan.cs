@@ -54,7 +54,11 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
     public EmulatedArchive Build(FileHandlePool? pool = null)
     {
         if (ImgData is { } data) // the same original and patch as the .img's build, so the two always agree
+        {
+            if (Patch.Changes.Count > 0 || Nested.Count > 0)
+                throw new ArchiveFormatException(GamePath, 0, $"the IMG v1 directory is rebuilt from {data.RelativePath}; give changes to {data.RelativePath}, not to its .dir");
             return data.BuildWith(pool, (original, patch) => ImgV1Format.BuildDirectory(original, patch, pool));
+        }
         return BuildWith(pool, (original, patch) =>
         {
             if (StreamAwb is null)

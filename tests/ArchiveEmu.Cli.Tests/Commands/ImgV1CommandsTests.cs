@@ -44,9 +44,9 @@ public sealed class ImgV1CommandsTests
         var ls = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "models/gta3.img");
         Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
         Assert.That(ls.Out, Does.StartWith("models/gta3.img  img-v1"), ls.Out);
-        var rows = ls.Out.TrimEnd('\n').Split('\n');
-        Assert.That(rows.Count(r => r.Contains("infernus.txd", StringComparison.Ordinal) && r.Contains("replaced  mod", StringComparison.Ordinal)), Is.EqualTo(1), ls.Out);
-        Assert.That(rows.Count(r => r.Contains("added.ifp", StringComparison.Ordinal) && r.Contains("added  mod", StringComparison.Ordinal)), Is.EqualTo(1), ls.Out);
+        Assert.That(ls.Out, Does.Match(@"\n +1 +10240 +replaced +mod +mirror +infernus\.txd\n"), ls.Out);
+        Assert.That(ls.Out, Does.Match(@"\n +5 +2048 +added +mod +mirror +added\.ifp\n"), ls.Out);
+        Assert.That(ls.Out.TrimEnd('\n').Split('\n').Count(r => r.Contains(" original ", StringComparison.Ordinal)), Is.EqualTo(4), ls.Out);
     }
 
     [Test]

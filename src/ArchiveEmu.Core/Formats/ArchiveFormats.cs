@@ -41,7 +41,9 @@ public static class ArchiveFormats
     /// </summary>
     internal static string NotKnown(string path) =>
         "not an archive format ArchiveEmu knows (" + KnownNames + ")"
-        + (Img.ImgV1Format.DirectoryOf(path) is not null && Img.ImgV1Format.WhyNotPair(path) is { } why ? "; as IMG v1: " + why : "");
+        + (Img.ImgV1Format.DirectoryOf(path) is not null && Img.ImgV1Format.WhyNotPair(path) is { } why ? "; as IMG v1: " + why
+            : Img.ImgV1Format.DataOf(path) is { } data ? $"; it is the directory of the IMG v1 archive {Path.GetFileName(data)}, whose entries are addressed through {Path.GetFileName(data)}/"
+            : "");
 
     /// <summary>The format of the archive at <paramref name="source"/> (a file or a slice of one), or null if none recognises it.</summary>
     public static IArchiveFormat? Detect(ArchiveSource source)

@@ -99,6 +99,15 @@ public sealed class ImgV1PairTests
     }
 
     [Test]
+    public void AModFolderNamedLikeTheDir_IsOneErrorPointingAtTheImgsFolder()
+    {
+        ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);
+        var folder = Path.GetDirectoryName(_dir.Write("mod/models/gta3.dir/infernus.txd", TestData.Random(40, 10)))!;
+        var error = Assert.Throws<ArchiveFormatException>(() => EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]))!;
+        Assert.That(error.Message, Does.Contain(folder).And.Contain("directory of the IMG v1 archive gta3.img").And.Contain("gta3.img/"));
+    }
+
+    [Test]
     public void BothCacheKeys_ChangeWhenTheDirChanges_OrTheModsInputDoes()
     {
         ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);

@@ -39,6 +39,26 @@ internal sealed class ImgV1Format : IArchiveFormat
         return matches.FirstOrDefault(f => Path.GetFileName(f) == wanted) ?? matches.FirstOrDefault();
     }
 
+    /// <summary>For a <c>.dir</c> path, the data file beside it whose directory it is (an IMG v1 pair), or null. Never throws.</summary>
+    public static string? DataOf(string directoryPath)
+    {
+        if (!directoryPath.EndsWith(DirectoryExtension, StringComparison.OrdinalIgnoreCase))
+            return null;
+        try
+        {
+            var folder = Path.GetDirectoryName(Path.GetFullPath(directoryPath))!;
+            string stem = Path.GetFileNameWithoutExtension(directoryPath);
+            return Directory.EnumerateFiles(folder)
+                .Where(f => !f.EndsWith(DirectoryExtension, StringComparison.OrdinalIgnoreCase)
+                    && string.Equals(Path.GetFileNameWithoutExtension(f), stem, StringComparison.OrdinalIgnoreCase))
+                .Order(StringComparer.Ordinal).FirstOrDefault(f => string.Equals(DirectoryOf(f), Path.GetFullPath(directoryPath), StringComparison.Ordinal) && IsPair(f));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>
     /// Whether <paramref name="dataPath"/> is the data file of an IMG v1 pair: its <c>.dir</c> exists and is a whole, non-zero
     /// number of 32-byte records whose extents lie inside the data file. Never throws.

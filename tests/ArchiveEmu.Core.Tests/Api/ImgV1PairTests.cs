@@ -67,6 +67,26 @@ public sealed class ImgV1PairTests
     }
 
     [Test]
+    public void AModChangingAnArchiveInsideAnEntry_TheDirDescribesTheEmulatedInnerArchive()
+    {
+        var v1 = PakTestLayout.All.First(l => l.Variant == "V1" && l.Terminator); // zero-padded to a sector: V1 ends at a zero record
+        _entries[2] = ("inner.pak", PakTestWriter.Write(v1, [("a.bin", TestData.Random(41, 100)), ("b.bin", TestData.Random(42, 100))]));
+        ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);
+        _dir.Write("mod/models/gta3.img/inner.pak/a.bin", TestData.Random(43, 5000));
+
+        using var emulator = new ArchiveEmulator(_dir["game"]);
+        emulator.AddModFolder(_dir["mod"]);
+        var read = ImgV1IndependentReader.Read(Read(emulator, "models/gta3.img"), Read(emulator, "models/gta3.dir"));
+        Assert.That(read[2].Sectors, Is.GreaterThan(2).And.EqualTo(emulator.Describe("models/gta3.img")[2].Size / 2048),
+            "the inner PAK grew past one sector, and the .dir says by how much");
+        // The PAK the writer makes of the mod's result, padded to the sector: the emulated inner PAK, byte for byte.
+        var expected = PakTestWriter.Write(v1, [("a.bin", TestData.Random(43, 5000)), ("b.bin", TestData.Random(42, 100))]);
+        Assert.That(read[2].Bytes.AsSpan(0, expected.Length).ToArray(), Is.EqualTo(expected));
+        Assert.That(read[2].Bytes.Skip(expected.Length), Is.All.Zero);
+        Assert.That(read.Where((_, i) => i != 2).Select(e => e.Bytes), Is.EqualTo(_entries.Where((_, i) => i != 2).Select(e => ImgTestWriter.Padded(e.Data))));
+    }
+
+    [Test]
     public void AModFileReplacingTheDir_WhileModsChangeTheImg_IsOneErrorNamingIt()
     {
         ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);

@@ -87,6 +87,18 @@ public sealed class ImgV1PairTests
     }
 
     [Test]
+    public void AnInputAddedInCodeForTheDir_IsRefusedNamingTheImg()
+    {
+        ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);
+        _dir.Write("mod/models/gta3.img/e0.dff", TestData.Random(44, 10));
+        using var emulator = new ArchiveEmulator(_dir["game"]);
+        emulator.AddModFolder(_dir["mod"]);
+        emulator.AddBytes("models/gta3.dir", EntryKey.ByName("e1.txd"), TestData.Random(45, 10));
+        Assert.That(() => emulator.Open("models/gta3.dir").Dispose(), Throws.InstanceOf<ArchiveFormatException>()
+            .With.Message.Contains(_dir["game/models/gta3.dir"]).And.Message.Contains("give changes to models/gta3.img"));
+    }
+
+    [Test]
     public void AModFileReplacingTheDir_WhileModsChangeTheImg_IsOneErrorNamingIt()
     {
         ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);

@@ -12,6 +12,20 @@ public sealed partial class TextureTestSupportTests
     private static readonly TxdTestWriter.Texture Plate = TxdTestWriter.Texture.Create(8, "plate", "", TextureFormat.A8R8G8B8, 8, 4, seed: 33);
     private static readonly TxdTestWriter.Texture OldDxt3 = TxdTestWriter.Texture.Create(8, "lights", "lightsa", TextureFormat.Dxt3, 8, 8, mipCount: 2, seed: 34);
 
+    private static readonly TxdTestWriter.Texture Opaque8 = TxdTestWriter.Texture.Create(8, "sky", "", TextureFormat.X8R8G8B8, 4, 4, mipCount: 3, seed: 35);
+    private static readonly TxdTestWriter.Texture Opaque9 = TxdTestWriter.Texture.Create(9, "sea", "", TextureFormat.X8R8G8B8, 2, 8, seed: 36);
+
+    [Test]
+    public void Txd_X8R8G8B8OnBothPlatforms_IsWrittenAs888AndReadBack()
+    {
+        var txd = TxdTestWriter.Write([Opaque8, Opaque9]);
+        var read = TxdIndependentReader.Read(txd);
+
+        Assert.That(read.Textures.Select(t => (t.Format, t.RasterFormat, t.AlphaOrD3dFormat, t.CompressionOrFlags, t.Depth)),
+            Is.EqualTo(new[] { (TextureFormat.X8R8G8B8, 0x8600u, 0u, (byte)0, (byte)32), (TextureFormat.X8R8G8B8, 0x600u, 22u, (byte)0, (byte)32) }));
+        Assert.That(read.Textures.Select(t => t.Levels), Is.EqualTo(new[] { Opaque8.Levels, Opaque9.Levels }));
+    }
+
     private static byte[] FourTextureTxd() => TxdTestWriter.Write([Body, Glass, Plate, OldDxt3], deviceId: 2);
 
     [Test]

@@ -21,7 +21,7 @@ def cstr(o, n):
     return raw.split(b'\0')[0].decode('ascii')
 def level_size(fmt, w, h_, i):
     w, h_ = max(1, w >> i), max(1, h_ >> i)
-    if fmt == 'A8R8G8B8':
+    if fmt in ('A8R8G8B8', 'X8R8G8B8'):
         return w * h_ * 4
     return max(1, (w + 3) // 4) * max(1, (h_ + 3) // 4) * (8 if fmt == 'Dxt1' else 16)
 def chunks(start, end, stamp):
@@ -53,11 +53,11 @@ def txd():
         w, hh, depth, levels, rtype, last = struct.unpack_from('<HHBBBB', data, s + 80)
         assert raster & 0x6000 == 0, 'palettised'
         if platform == 8:
-            fmt = {0: 'A8R8G8B8', 1: 'Dxt1', 3: 'Dxt3', 5: 'Dxt5'}[last]
+            fmt = {0: 'X8R8G8B8' if raster & 0xF00 == 0x600 else 'A8R8G8B8', 1: 'Dxt1', 3: 'Dxt3', 5: 'Dxt5'}[last]
         else:
             assert platform == 9, 'platform %d' % platform
-            fmt = {0x31545844: 'Dxt1', 0x33545844: 'Dxt3', 0x35545844: 'Dxt5', 21: 'A8R8G8B8'}[word]
-            assert bool(last & 8) == (fmt != 'A8R8G8B8'), 'compressed flag'
+            fmt = {0x31545844: 'Dxt1', 0x33545844: 'Dxt3', 0x35545844: 'Dxt5', 21: 'A8R8G8B8', 22: 'X8R8G8B8'}[word]
+            assert bool(last & 8) == fmt.startswith('Dxt'), 'compressed flag'
         o, sums = s + 88, []
         for i in range(levels):
             n = u32(o)
@@ -75,8 +75,9 @@ def dds(o, n):
     if u32(o + 80) & 4:
         fmt = {b'DXT1': 'Dxt1', b'DXT3': 'Dxt3', b'DXT5': 'Dxt5'}[data[o + 84:o + 88]]
     else:
-        assert struct.unpack_from('<5I', data, o + 88) == (32, 0xFF0000, 0xFF00, 0xFF, 0xFF000000), 'masks at %#x' % o
-        fmt = 'A8R8G8B8'
+        masks = struct.unpack_from('<5I', data, o + 88)
+        assert masks[:4] == (32, 0xFF0000, 0xFF00, 0xFF) and masks[4] in (0, 0xFF000000), 'masks at %#x' % o
+        fmt = 'A8R8G8B8' if masks[4] else 'X8R8G8B8'
     p, sums = o + 128, []
     for i in range(mips):
         k = level_size(fmt, w, hh, i)

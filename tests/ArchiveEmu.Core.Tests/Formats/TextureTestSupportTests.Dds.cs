@@ -64,6 +64,15 @@ public sealed partial class TextureTestSupportTests
     }
 
     [Test]
+    public void Dds_WithAChainButNoMipMapCountFlag_IsStillReadByItsCount()
+    {
+        var dds = DdsTestWriter.Write(TextureFormat.Dxt1, 8, 8, mipCount: 4, seed: 6);
+        dds[10] &= unchecked((byte)~0x02); // clear DDSD_MIPMAPCOUNT (0x20000)
+
+        Assert.That(DdsIndependentReader.Read(dds).MipCount, Is.EqualTo(4));
+    }
+
+    [Test]
     public void Dds_TruncatedAnywhere_IsRejectedAsInvalidData() =>
         AssertEveryTruncationRejected(DdsTestWriter.Write(TextureFormat.Dxt5, 8, 8, mipCount: 4), b => DdsIndependentReader.Read(b));
 

@@ -137,6 +137,20 @@ public sealed partial class TextureTestSupportTests
     }
 
     [Test]
+    public void ImgV1_HoldingATxd_GivesItBackSectorPaddedAndTheTxdReaderCountsThePadding()
+    {
+        var txd = FourTextureTxd();
+        using var dir = new TempDirectory("texind");
+        var imgPath = ImgV1TestWriter.WriteFiles(dir.Path, "gta3", [("infernus.dff", TestData.Random(43, 100)), ("infernus.txd", txd)]);
+
+        var entry = ImgV1IndependentReader.ReadFiles(imgPath).Single(e => e.Name == "infernus.txd");
+        var read = TxdIndependentReader.Read(entry.Bytes);
+        Assert.That(entry.Bytes.Length % 2048, Is.Zero);
+        Assert.That(read.TrailingZeroBytes, Is.EqualTo(entry.Bytes.Length - txd.Length));
+        Assert.That(read.Textures.Select(t => t.Name), Is.EqualTo(new[] { "infernus92body128", "glass", "plate", "lights" }));
+    }
+
+    [Test]
     public void ImgV1_WithAnEntryPastTheImgsEnd_IsRejectedAtItsRecord()
     {
         var (img, dir) = ImgV1TestWriter.Write([("a.txd", new byte[10]), ("b.txd", new byte[10])]);

@@ -26,7 +26,8 @@ public static class DdsIndependentReader
         if (width == 0 || height == 0 || width > 0x8000 || height > 0x8000)
             throw input.Error(12, $"size {width}x{height} is outside 1..32768");
         uint mipField = input.U32(28, "dwMipMapCount");
-        int mips = (flags & 0x20000) != 0 ? (int)Math.Min(mipField, 64) : 1;
+        // Microsoft: readers must not rely on DDSD_MIPMAPCOUNT being set; DirectXTex's loader reads the count regardless, 0 as 1.
+        int mips = (int)Math.Clamp(mipField, 1, 64);
         if (mips < 1 || mips > TextureLevels.FullChain((int)width, (int)height))
             throw input.Error(28, $"dwMipMapCount {mipField} does not fit a {width}x{height} chain");
         if (input.U32(76, "ddspf.dwSize") != 32)

@@ -71,7 +71,7 @@ def txd():
 def dds(o, n):
     assert data[o:o + 4] == b'DDS ' and u32(o + 4) == 124, 'DDS header at %#x' % o
     flags, hh, w = u32(o + 8), u32(o + 12), u32(o + 16)
-    mips = u32(o + 28) if flags & 0x20000 else 1
+    mips = max(1, u32(o + 28))
     if u32(o + 80) & 4:
         fmt = {b'DXT1': 'Dxt1', b'DXT3': 'Dxt3', b'DXT5': 'Dxt5'}[data[o + 84:o + 88]]
     else:

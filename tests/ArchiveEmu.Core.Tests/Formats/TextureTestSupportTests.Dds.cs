@@ -42,6 +42,7 @@ public sealed partial class TextureTestSupportTests
     [TestCase(TextureFormat.Dxt3, 10, 6, 4)]
     [TestCase(TextureFormat.Dxt5, 128, 128, 3)]
     [TestCase(TextureFormat.A8R8G8B8, 16, 8, 5)]
+    [TestCase(TextureFormat.X8R8G8B8, 4, 12, 2)]
     public void Dds_WrittenThenRead_GivesTheFormatSizeAndEveryLevelsBytes(TextureFormat format, int width, int height, int mips)
     {
         var levels = TextureLevels.Pixels(format, width, height, mips, seed: 7);
@@ -49,6 +50,26 @@ public sealed partial class TextureTestSupportTests
 
         Assert.That((image.Format, image.Width, image.Height, image.MipCount), Is.EqualTo((format, width, height, mips)));
         Assert.That(image.Levels, Is.EqualTo(levels));
+    }
+
+    [Test]
+    public void Dds_X8R8G8B8_IsRgbWithoutAlphaPixelsAndAZeroAlphaMask()
+    {
+        var dds = DdsTestWriter.Write(TextureFormat.X8R8G8B8, 2, 2, seed: 5);
+
+        Assert.That(U32(dds, 80), Is.EqualTo(0x40), "DDPF_RGB only");
+        Assert.That(new[] { U32(dds, 88), U32(dds, 92), U32(dds, 96), U32(dds, 100), U32(dds, 104) },
+            Is.EqualTo(new uint[] { 32, 0x00FF0000, 0x0000FF00, 0x000000FF, 0 }));
+        Assert.That(DdsIndependentReader.Read(dds).Format, Is.EqualTo(TextureFormat.X8R8G8B8));
+    }
+
+    [Test]
+    public void Dds_WithAChainButNoMipMapCountFlag_IsStillReadByItsCount()
+    {
+        var dds = DdsTestWriter.Write(TextureFormat.Dxt1, 8, 8, mipCount: 4, seed: 6);
+        dds[10] &= unchecked((byte)~0x02); // clear DDSD_MIPMAPCOUNT (0x20000)
+
+        Assert.That(DdsIndependentReader.Read(dds).MipCount, Is.EqualTo(4));
     }
 
     [Test]

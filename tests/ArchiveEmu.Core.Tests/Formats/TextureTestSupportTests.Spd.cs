@@ -46,6 +46,7 @@ public sealed partial class TextureTestSupportTests
         Assert.That(read.Sprites.Select(s => (s.Id, s.TextureId, s.X, s.Y, s.Width, s.Height)),
             Is.EqualTo(new[] { (10, 1, 0, 0, 32, 16), (11, 1, 32, 16, 32, 16), (20, 7, 1, 2, 3, 4) }));
         Assert.That(Ascii(read.Sprites[2].Entry, 0x70, 9), Is.EqualTo("sprite 20"));
+        Assert.That(read.Sprites[1].Entry, Is.EqualTo(SpdTestWriter.SpriteEntry(new SpdTestWriter.Sprite(11, 1, 32, 16, 32, 16))));
     }
 
     [Test]
@@ -103,6 +104,7 @@ public sealed partial class TextureTestSupportTests
         Assert.That(read.Sprites.Select(s => (s.TextureIndex, s.X1, s.Y1, s.X2, s.Y2)),
             Is.EqualTo(new[] { (0, 0, 0, 8, 8), (1, 1, 1, 4, 2), (0, 8, 0, 16, 8) }));
         Assert.That(read.Sprites[0].Comment, Is.EqualTo("a"));
+        Assert.That(read.Sprites[2].Entry, Is.EqualTo(SprTestWriter.SpriteEntry(new SprTestWriter.Sprite(0, 8, 0, 16, 8))));
     }
 
     [Test]

@@ -12,6 +12,20 @@ public sealed partial class TextureTestSupportTests
     private static readonly TxdTestWriter.Texture Plate = TxdTestWriter.Texture.Create(8, "plate", "", TextureFormat.A8R8G8B8, 8, 4, seed: 33);
     private static readonly TxdTestWriter.Texture OldDxt3 = TxdTestWriter.Texture.Create(8, "lights", "lightsa", TextureFormat.Dxt3, 8, 8, mipCount: 2, seed: 34);
 
+    private static readonly TxdTestWriter.Texture Opaque8 = TxdTestWriter.Texture.Create(8, "sky", "", TextureFormat.X8R8G8B8, 4, 4, mipCount: 3, seed: 35);
+    private static readonly TxdTestWriter.Texture Opaque9 = TxdTestWriter.Texture.Create(9, "sea", "", TextureFormat.X8R8G8B8, 2, 8, seed: 36);
+
+    [Test]
+    public void Txd_X8R8G8B8OnBothPlatforms_IsWrittenAs888AndReadBack()
+    {
+        var txd = TxdTestWriter.Write([Opaque8, Opaque9]);
+        var read = TxdIndependentReader.Read(txd);
+
+        Assert.That(read.Textures.Select(t => (t.Format, t.RasterFormat, t.AlphaOrD3dFormat, t.CompressionOrFlags, t.Depth)),
+            Is.EqualTo(new[] { (TextureFormat.X8R8G8B8, 0x8600u, 0u, (byte)0, (byte)32), (TextureFormat.X8R8G8B8, 0x600u, 22u, (byte)0, (byte)32) }));
+        Assert.That(read.Textures.Select(t => t.Levels), Is.EqualTo(new[] { Opaque8.Levels, Opaque9.Levels }));
+    }
+
     private static byte[] FourTextureTxd() => TxdTestWriter.Write([Body, Glass, Plate, OldDxt3], deviceId: 2);
 
     [Test]
@@ -120,6 +134,20 @@ public sealed partial class TextureTestSupportTests
         Assert.That(read.Select(e => (e.Name, e.Sector, e.Sectors)), Is.EqualTo(new[] { ("infernus.txd", 0L, 3L), ("infernus.dff", 3L, 1L), ("empty.col", 4L, 0L) }));
         Assert.That(read[0].Bytes, Is.EqualTo(ImgTestWriter.Padded(a)));
         Assert.That(read[1].Bytes, Is.EqualTo(b));
+    }
+
+    [Test]
+    public void ImgV1_HoldingATxd_GivesItBackSectorPaddedAndTheTxdReaderCountsThePadding()
+    {
+        var txd = FourTextureTxd();
+        using var dir = new TempDirectory("texind");
+        var imgPath = ImgV1TestWriter.WriteFiles(dir.Path, "gta3", [("infernus.dff", TestData.Random(43, 100)), ("infernus.txd", txd)]);
+
+        var entry = ImgV1IndependentReader.ReadFiles(imgPath).Single(e => e.Name == "infernus.txd");
+        var read = TxdIndependentReader.Read(entry.Bytes);
+        Assert.That(entry.Bytes.Length % 2048, Is.Zero);
+        Assert.That(read.TrailingZeroBytes, Is.EqualTo(entry.Bytes.Length - txd.Length));
+        Assert.That(read.Textures.Select(t => t.Name), Is.EqualTo(new[] { "infernus92body128", "glass", "plate", "lights" }));
     }
 
     [Test]

@@ -5,7 +5,7 @@ public sealed record DdsImage(TextureFormat Format, int Width, int Height, int M
 
 /// <summary>
 /// Re-reads a DDS from Microsoft's DDS_HEADER / DDS_PIXELFORMAT description, strictly: only 2-D DXT1/3/5 and
-/// A8R8G8B8 textures, the level chain filling the file exactly; anything else is an InvalidDataException with the offset.
+/// A8R8G8B8 / X8R8G8B8 textures, the level chain filling the file exactly; anything else is an InvalidDataException with the offset.
 /// </summary>
 public static class DdsIndependentReader
 {
@@ -26,7 +26,8 @@ public static class DdsIndependentReader
         if (width == 0 || height == 0 || width > 0x8000 || height > 0x8000)
             throw input.Error(12, $"size {width}x{height} is outside 1..32768");
         uint mipField = input.U32(28, "dwMipMapCount");
-        int mips = (flags & 0x20000) != 0 ? (int)Math.Min(mipField, 64) : 1;
+        // Microsoft: readers must not rely on DDSD_MIPMAPCOUNT being set; DirectXTex's loader reads the count regardless, 0 as 1.
+        int mips = (int)Math.Clamp(mipField, 1, 64);
         if (mips < 1 || mips > TextureLevels.FullChain((int)width, (int)height))
             throw input.Error(28, $"dwMipMapCount {mipField} does not fit a {width}x{height} chain");
         if (input.U32(76, "ddspf.dwSize") != 32)
@@ -65,11 +66,14 @@ public static class DdsIndependentReader
             if (fourCc.SequenceEqual("DXT5"u8)) return TextureFormat.Dxt5;
             throw input.Error(84, $"FourCC \"{System.Text.Encoding.ASCII.GetString(fourCc)}\" is not DXT1, DXT3 or DXT5");
         }
-        bool argb = (pfFlags & 0x41) == 0x41 && input.U32(88, "dwRGBBitCount") == 32
+        bool rgb32 = (pfFlags & 0x40) != 0 && input.U32(88, "dwRGBBitCount") == 32
             && input.U32(92, "dwRBitMask") == 0x00FF0000 && input.U32(96, "dwGBitMask") == 0x0000FF00
-            && input.U32(100, "dwBBitMask") == 0x000000FF && input.U32(104, "dwABitMask") == 0xFF000000;
-        if (!argb)
-            throw input.Error(80, $"pixel format (flags 0x{pfFlags:X}) is neither a DXT FourCC nor 32-bit A8R8G8B8");
-        return TextureFormat.A8R8G8B8;
+            && input.U32(100, "dwBBitMask") == 0x000000FF;
+        uint alphaMask = input.U32(104, "dwABitMask");
+        if (rgb32 && (pfFlags & 0x1) != 0 && alphaMask == 0xFF000000)
+            return TextureFormat.A8R8G8B8;
+        if (rgb32 && (pfFlags & 0x1) == 0 && alphaMask == 0)
+            return TextureFormat.X8R8G8B8;
+        throw input.Error(80, $"pixel format (flags 0x{pfFlags:X}) is neither a DXT FourCC nor 32-bit A8R8G8B8 / X8R8G8B8");
     }
 }

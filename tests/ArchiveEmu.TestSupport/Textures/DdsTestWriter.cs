@@ -2,7 +2,7 @@ using System.Buffers.Binary;
 
 namespace ArchiveEmu.TestSupport.Textures;
 
-/// <summary>Writes DDS files (DXT1/3/5 or 32-bit A8R8G8B8 with mips) from Microsoft's DDS_HEADER description, for tests.</summary>
+/// <summary>Writes DDS files (DXT1/3/5 or 32-bit A8R8G8B8/X8R8G8B8 with mips) from Microsoft's DDS_HEADER description, for tests.</summary>
 public static class DdsTestWriter
 {
     public const int HeaderSize = 128; // "DDS " + the 124-byte DDS_HEADER
@@ -20,7 +20,8 @@ public static class DdsTestWriter
         var bytes = new byte[HeaderSize + levels.Sum(l => l.Length)];
         var h = bytes.AsSpan(4);
         "DDS "u8.CopyTo(bytes);
-        bool compressed = format != TextureFormat.A8R8G8B8;
+        bool compressed = TextureLevels.IsCompressed(format);
+        bool alpha = format != TextureFormat.X8R8G8B8;
         uint flags = 0x1 | 0x2 | 0x4 | 0x1000 | (compressed ? 0x80000u : 0x8u) | (levels.Count > 1 ? 0x20000u : 0);
         Put(h, 0, 124);
         Put(h, 4, flags);
@@ -37,12 +38,12 @@ public static class DdsTestWriter
         }
         else
         {
-            Put(pf, 4, 0x40 | 0x1); // DDPF_RGB | DDPF_ALPHAPIXELS
+            Put(pf, 4, alpha ? 0x40u | 0x1u : 0x40u); // DDPF_RGB, with DDPF_ALPHAPIXELS for A8R8G8B8
             Put(pf, 12, 32);
             Put(pf, 16, 0x00FF0000);
             Put(pf, 20, 0x0000FF00);
             Put(pf, 24, 0x000000FF);
-            Put(pf, 28, 0xFF000000);
+            Put(pf, 28, alpha ? 0xFF000000 : 0);
         }
         Put(h, 104, 0x1000 | (levels.Count > 1 ? 0x8u | 0x400000u : 0)); // TEXTURE, plus COMPLEX|MIPMAP for a chain
         int at = HeaderSize;

@@ -50,19 +50,24 @@ public static class SpdTestWriter
         }
 
         for (int i = 0; i < sprites.Count; i++)
-        {
-            var p = sprites[i];
-            var e = s.Slice(spriteTable + i * SpriteEntrySize, SpriteEntrySize);
-            Put(e, 0x00, p.Id);
-            Put(e, 0x04, p.TextureId);
-            Put(e, 0x20, p.X);
-            Put(e, 0x24, p.Y);
-            Put(e, 0x28, p.Width);
-            Put(e, 0x2C, p.Height);
-            Put(e, 0x38, p.Width); // the screen size PersonaEditor reads, here the sprite's own
-            Put(e, 0x3C, p.Height);
-            Encoding.ASCII.GetBytes($"sprite {p.Id}").CopyTo(e[0x70..]); // a deterministic comment a rebuild must keep
-        }
+            SpriteEntry(sprites[i]).CopyTo(bytes, spriteTable + i * SpriteEntrySize);
+        return bytes;
+    }
+
+    /// <summary>The 0xA0-byte sprite entry of <paramref name="p"/>, as in the table (and as a mod's .spdspr file holds it).</summary>
+    public static byte[] SpriteEntry(Sprite p)
+    {
+        var bytes = new byte[SpriteEntrySize];
+        var e = bytes.AsSpan();
+        Put(e, 0x00, p.Id);
+        Put(e, 0x04, p.TextureId);
+        Put(e, 0x20, p.X);
+        Put(e, 0x24, p.Y);
+        Put(e, 0x28, p.Width);
+        Put(e, 0x2C, p.Height);
+        Put(e, 0x38, p.Width); // the screen size PersonaEditor reads, here the sprite's own
+        Put(e, 0x3C, p.Height);
+        Encoding.ASCII.GetBytes($"sprite {p.Id}").CopyTo(e[0x70..]); // a deterministic comment a rebuild must keep
         return bytes;
     }
 

@@ -45,18 +45,26 @@ public static class SprTestWriter
         {
             int e = spriteStart + i * SpriteSize;
             Put(s, spriteTable + i * PointerSize + 4, e);
-            var p = sprites[i];
-            if (Encoding.ASCII.GetByteCount(p.Comment) >= 16)
-                throw new ArgumentException($"sprite comment {p.Comment} is longer than 15 characters");
-            Encoding.ASCII.GetBytes(p.Comment).CopyTo(s[(e + 0x04)..]);
-            Put(s, e + 0x14, p.TextureIndex);
-            Put(s, e + 0x54, p.X1);
-            Put(s, e + 0x58, p.Y1);
-            Put(s, e + 0x5C, p.X2);
-            Put(s, e + 0x60, p.Y2);
-            for (int c = 0; c < 4; c++)
-                Put(s, e + 0x64 + 4 * c, unchecked((int)0x80808080)); // the four corner colours, full white at 128 = 1.0
+            SpriteEntry(sprites[i]).CopyTo(bytes, e);
         }
+        return bytes;
+    }
+
+    /// <summary>The 0x80-byte sprite entry of <paramref name="p"/>, as in the file (and as a mod's sprite entry file holds it).</summary>
+    public static byte[] SpriteEntry(Sprite p)
+    {
+        if (Encoding.ASCII.GetByteCount(p.Comment) >= 16)
+            throw new ArgumentException($"sprite comment {p.Comment} is longer than 15 characters");
+        var bytes = new byte[SpriteSize];
+        var s = bytes.AsSpan();
+        Encoding.ASCII.GetBytes(p.Comment).CopyTo(s[0x04..]);
+        Put(s, 0x14, p.TextureIndex);
+        Put(s, 0x54, p.X1);
+        Put(s, 0x58, p.Y1);
+        Put(s, 0x5C, p.X2);
+        Put(s, 0x60, p.Y2);
+        for (int c = 0; c < 4; c++)
+            Put(s, 0x64 + 4 * c, unchecked((int)0x80808080)); // the four corner colours, full white at 128 = 1.0
         return bytes;
     }
 

@@ -1,17 +1,21 @@
 namespace ArchiveEmu.TestSupport.Textures;
 
-/// <summary>The raster formats the texture test tools know: the three block-compressed ones and uncompressed 32-bit ARGB.</summary>
+/// <summary>The raster formats the texture test tools know: the three block-compressed ones and uncompressed 32-bit (A|X)RGB.</summary>
 public enum TextureFormat
 {
     Dxt1,
     Dxt3,
     Dxt5,
     A8R8G8B8,
+    X8R8G8B8,
 }
 
 /// <summary>Mip-level sizes as the DDS and RenderWare descriptions give them (4×4 blocks of 8 or 16 bytes, or 4 bytes a pixel).</summary>
 public static class TextureLevels
 {
+    /// <summary>Whether the format is 4×4 block-compressed (DXT1/3/5) rather than 32 bits a pixel.</summary>
+    public static bool IsCompressed(TextureFormat format) => format is TextureFormat.Dxt1 or TextureFormat.Dxt3 or TextureFormat.Dxt5;
+
     /// <summary>The byte count of mip <paramref name="level"/> of a <paramref name="width"/>×<paramref name="height"/> texture.</summary>
     public static long Size(TextureFormat format, int width, int height, int level)
     {

@@ -72,9 +72,12 @@ public static class TxdIndependentReader
         if ((rasterFormat & 0x6000) != 0)
             throw input.Error(s + 72, $"raster format 0x{rasterFormat:X} is palettised, which the readers described do not cover");
         var format = platform == 8 ? D3d8Format(input, s, last) : D3d9Format(input, s, alphaOrFormat, last);
-        if ((format == TextureFormat.A8R8G8B8) != ((rasterFormat & 0xF00) == 0x500))
+        if (platform == 8 && format == TextureFormat.A8R8G8B8 && (rasterFormat & 0xF00) == 0x600)
+            format = TextureFormat.X8R8G8B8; // D3D8 has no format word: 888 in the raster format tells the two apart
+        uint expectedRaster = format switch { TextureFormat.A8R8G8B8 => 0x500u, TextureFormat.X8R8G8B8 => 0x600u, _ => 0u };
+        if (expectedRaster != 0 ? (rasterFormat & 0xF00) != expectedRaster : (rasterFormat & 0xF00) is 0x500 or 0x600)
             throw input.Error(s + 72, $"raster format 0x{rasterFormat:X} does not go with {format}");
-        if (format == TextureFormat.A8R8G8B8 && depth != 32)
+        if (!TextureLevels.IsCompressed(format) && depth != 32)
             throw input.Error(s + 84, $"depth {depth} for a 32-bit texture");
         if (levels < 1 || levels > TextureLevels.FullChain(width, height))
             throw input.Error(s + 85, $"{levels} levels for a {width}x{height} texture");
@@ -116,9 +119,10 @@ public static class TxdIndependentReader
             0x33545844 => TextureFormat.Dxt3,
             0x35545844 => TextureFormat.Dxt5,
             TxdTestWriter.D3dFormatA8R8G8B8 => TextureFormat.A8R8G8B8,
-            _ => throw input.Error(s + 76, $"D3D format 0x{d3dFormat:X} is not DXT1/3/5 or A8R8G8B8 (21)"),
+            TxdTestWriter.D3dFormatX8R8G8B8 => TextureFormat.X8R8G8B8,
+            _ => throw input.Error(s + 76, $"D3D format 0x{d3dFormat:X} is not DXT1/3/5, A8R8G8B8 (21) or X8R8G8B8 (22)"),
         };
-        if (((flags & 0x8) != 0) != (format != TextureFormat.A8R8G8B8))
+        if (((flags & 0x8) != 0) != TextureLevels.IsCompressed(format))
             throw input.Error(s + 87, $"the compressed flag (flags 0x{flags:X2}) disagrees with {format}");
         if ((flags & 0x2) != 0)
             throw input.Error(s + 87, "a cube texture");

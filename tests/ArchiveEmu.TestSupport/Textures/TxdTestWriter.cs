@@ -13,7 +13,7 @@ public static class TxdTestWriter
     public const uint TexDictionaryId = 0x16, TextureNativeId = 0x15, StructId = 0x01, ExtensionId = 0x03;
     public const uint SanAndreasLibraryId = 0x1803FFFF;
     public const int ChunkHeaderSize = 12, NativeHeaderSize = 88;
-    public const uint D3dFormatA8R8G8B8 = 21;
+    public const uint D3dFormatA8R8G8B8 = 21, D3dFormatX8R8G8B8 = 22;
 
     /// <summary>One texture: platform 8 or 9, names, filter and addressing modes, format and the bytes of each mip level.</summary>
     public sealed record Texture(int Platform, string Name, string Mask, TextureFormat Format, int Width, int Height,
@@ -38,19 +38,23 @@ public static class TxdTestWriter
         return Chunk(TexDictionaryId, libraryId, body.ToArray());
     }
 
-    /// <summary>The raster format word for a format: 565 (DXT1), 4444 (DXT3/DXT5) or 8888, plus 0x8000 with mips.</summary>
+    /// <summary>The raster format word for a format: 565 (DXT1), 4444 (DXT3/DXT5), 8888 or 888, plus 0x8000 with mips.</summary>
     public static uint RasterFormat(TextureFormat format, int levels) =>
         (format switch
         {
             TextureFormat.Dxt1 => 0x0200u,
             TextureFormat.Dxt3 or TextureFormat.Dxt5 => 0x0300u,
+            TextureFormat.X8R8G8B8 => 0x0600u,
             _ => 0x0500u,
         }) | (levels > 1 ? 0x8000u : 0);
 
-    /// <summary>The D3D9 format word: the FourCC as a little-endian number, or D3DFMT_A8R8G8B8 (21).</summary>
-    public static uint D3dFormat(TextureFormat format) => format == TextureFormat.A8R8G8B8
-        ? D3dFormatA8R8G8B8
-        : BinaryPrimitives.ReadUInt32LittleEndian(DdsTestWriter.FourCc(format));
+    /// <summary>The D3D9 format word: the FourCC as a little-endian number, or D3DFMT_A8R8G8B8 (21) / D3DFMT_X8R8G8B8 (22).</summary>
+    public static uint D3dFormat(TextureFormat format) => format switch
+    {
+        TextureFormat.A8R8G8B8 => D3dFormatA8R8G8B8,
+        TextureFormat.X8R8G8B8 => D3dFormatX8R8G8B8,
+        _ => BinaryPrimitives.ReadUInt32LittleEndian(DdsTestWriter.FourCc(format)),
+    };
 
     private static byte[] NativeStruct(Texture t)
     {
@@ -63,8 +67,8 @@ public static class TxdTestWriter
         PutName(s.Slice(8, 32), t.Name);
         PutName(s.Slice(40, 32), t.Mask);
         BinaryPrimitives.WriteUInt32LittleEndian(s[72..], RasterFormat(t.Format, t.Levels.Count));
-        bool compressed = t.Format != TextureFormat.A8R8G8B8;
-        bool alpha = t.Format != TextureFormat.Dxt1;
+        bool compressed = TextureLevels.IsCompressed(t.Format);
+        bool alpha = t.Format is not (TextureFormat.Dxt1 or TextureFormat.X8R8G8B8);
         BinaryPrimitives.WriteUInt32LittleEndian(s[76..], t.Platform == 9 ? D3dFormat(t.Format) : alpha ? 1u : 0u);
         BinaryPrimitives.WriteUInt16LittleEndian(s[80..], checked((ushort)t.Width));
         BinaryPrimitives.WriteUInt16LittleEndian(s[82..], checked((ushort)t.Height));

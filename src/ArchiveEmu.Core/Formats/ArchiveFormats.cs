@@ -15,7 +15,7 @@ public static class ArchiveFormats
         Acb.AcbFormat.Instance, // an @UTF table named Header: before CPK, whose @UTF follows "CPK "
         Cpk.CpkFormat.Instance,
         Img.ImgFormat.Instance,
-        Img.ImgV1Format.Instance, // no magic: found by the .dir beside it (DetectFile), after every format with one, before PAK
+        Img.ImgV1Format.Instance, // no magic: Detect finds it by the .dir beside it, after every format with one, before PAK
         Tar.TarFormat.Instance,
         Zip.ZipFormat.Instance,
         Pak.PakFormat.Instance, // heuristic (no magic): keep last

@@ -23,7 +23,7 @@ public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<s
 public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchiveFormat Format, ArchivePatch Patch, IReadOnlyList<RouteConflict> Conflicts,
     ArchiveSource? Slice = null)
 {
-    /// <summary>Reads and validates the original's index: the whole file, or the slice.</summary>
+    /// <summary>Reads and validates the original's index: the whole file, or the slice (for an IMG v1 .dir, its pair's, read through the .img).</summary>
     public ArchiveIndex ReadOriginal() => ImgData?.ReadOriginal() ?? (Slice is null ? Format.ReadIndex(GamePath) : Format.ReadIndex(Slice));
 
     /// <summary>

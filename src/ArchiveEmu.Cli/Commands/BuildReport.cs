@@ -36,6 +36,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             o.WriteLine($"{r.Route.RelativePath}  ({r.Route.Format.Name})");
             if (r.Route.StreamAwb is { } awb)
                 o.WriteLine($"  follows    {awb.RelativePath} (its AWB header copy and hash rebuilt to match)");
+            else if (r.Route.ImgData is { } img)
+                o.WriteLine($"  follows    {img.RelativePath} (the IMG v1 directory, rebuilt to match)");
             o.WriteLine($"  entries    {r.Replaced} replaced, {r.Added} added, {r.Deleted} deleted");
             o.WriteLine($"  size       {r.SizeBefore} -> {r.SizeAfter} bytes");
             o.WriteLine($"  bytes      {r.FromOriginal} from the original, {r.FromLoose} from loose files, {r.Generated} rebuilt header/padding");
@@ -92,7 +94,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             {
                 path = r.Route.RelativePath,
                 format = r.Route.Format.Name,
-                follows = r.Route.StreamAwb?.RelativePath,
+                follows = r.Route.Follows?.RelativePath,
                 replaced = r.Replaced,
                 added = r.Added,
                 deleted = r.Deleted,

@@ -95,7 +95,6 @@ public sealed partial class ArchiveEmulator
         var path = Routing.GamePaths.Resolve(GameFolder, route);
         if (!Routing.GamePaths.FileExists(path))
             throw new FileNotFoundException($"{path}: no archive at route '{route}' in the game folder{Routing.GamePaths.DanglingLink(path)} (declare archives inside other files with AddArchiveSlice)", path);
-        return ArchiveFormats.Detect(path) ?? throw new ArchiveFormatException(path, 0,
-            $"not an archive format ArchiveEmu knows ({Formats.ArchiveFormats.KnownNames})");
+        return ArchiveFormats.Detect(path) ?? throw new ArchiveFormatException(path, 0, ArchiveFormats.NotKnown(path));
     }
 }

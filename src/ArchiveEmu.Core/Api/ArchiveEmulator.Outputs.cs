@@ -109,7 +109,8 @@ public sealed partial class ArchiveEmulator
         }
         // An ACB that follows its AWB follows it with the AWB's inputs too.
         var streamAwb = fromMods?.StreamAwb is { } awb ? Resolve(awb.RelativePath) : null;
-        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, StreamAwb = streamAwb };
+        var imgData = fromMods?.ImgData is { } img ? Resolve(img.RelativePath) : null; // an IMG v1 .dir likewise follows its .img's inputs
+        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, StreamAwb = streamAwb, ImgData = imgData };
     }
 
     // A file input that changed or vanished since it was added is an error naming it, not bytes from another version.

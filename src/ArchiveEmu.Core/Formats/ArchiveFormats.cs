@@ -15,13 +15,14 @@ public static class ArchiveFormats
         Acb.AcbFormat.Instance, // an @UTF table named Header: before CPK, whose @UTF follows "CPK "
         Cpk.CpkFormat.Instance,
         Img.ImgFormat.Instance,
+        Img.ImgV1Format.Instance, // no magic: Detect finds it by the .dir beside it, after every format with one, before PAK
         Tar.TarFormat.Instance,
         Zip.ZipFormat.Instance,
         Pak.PakFormat.Instance, // heuristic (no magic): keep last
     };
 
     /// <summary>The formats' names as messages list them.</summary>
-    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2";
+    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, IMG v1 with its .dir";
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
     public static IArchiveFormat? ByName(string name) =>
@@ -34,6 +35,16 @@ public static class ArchiveFormats
         return Detect(reader);
     }
 
+    /// <summary>
+    /// The problem of a whole file no format recognises, for its one error line: the formats known, and what is wrong with an
+    /// IMG v1 directory beside it when there is one (a damaged <c>x.dir</c> is the likelier mistake than an unknown format).
+    /// </summary>
+    internal static string NotKnown(string path) =>
+        "not an archive format ArchiveEmu knows (" + KnownNames + ")"
+        + (Img.ImgV1Format.DirectoryOf(path) is not null && Img.ImgV1Format.WhyNotPair(path) is { } why ? "; as IMG v1: " + why
+            : Img.ImgV1Format.DataOf(path) is { } data ? $"; it is the directory of the IMG v1 archive {Path.GetFileName(data)}, whose entries are addressed through {Path.GetFileName(data)}/"
+            : "");
+
     /// <summary>The format of the archive at <paramref name="source"/> (a file or a slice of one), or null if none recognises it.</summary>
     public static IArchiveFormat? Detect(ArchiveSource source)
     {
@@ -44,7 +55,11 @@ public static class ArchiveFormats
     private static IArchiveFormat? Detect(ArchiveFileReader reader)
     {
         var head = reader.ReadHead(DetectHeadSize);
-        return All.FirstOrDefault(f => f.Detect(head, reader.Length));
+        var byContent = All.FirstOrDefault(f => f.Detect(head, reader.Length));
+        // IMG v1's data file has no magic: a whole file with its .dir beside it is one, unless a magic said otherwise (VER2 wins).
+        if ((byContent is null || byContent == Pak.PakFormat.Instance) && !reader.Source.IsSlice && Img.ImgV1Format.IsPair(reader.Source.Path))
+            return Img.ImgV1Format.Instance;
+        return byContent;
     }
 
     /// <summary>Detects the format and reads the index; an unknown format is an <see cref="ArchiveFormatException"/>.</summary>
@@ -59,8 +74,7 @@ public static class ArchiveFormats
     /// <summary>Detects the format and reads the index; an unknown format is an <see cref="ArchiveFormatException"/>.</summary>
     public static ArchiveIndex ReadIndex(string path)
     {
-        var format = Detect(path) ?? throw new ArchiveFormatException(Path.GetFullPath(path), 0,
-            "not an archive format ArchiveEmu knows (" + KnownNames + ")");
+        var format = Detect(path) ?? throw new ArchiveFormatException(Path.GetFullPath(path), 0, NotKnown(path));
         return format.ReadIndex(path);
     }
 }

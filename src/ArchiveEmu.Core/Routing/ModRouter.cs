@@ -46,7 +46,7 @@ public sealed partial class ModRouter
 
         var overrides = walk.Overrides.Values.ToArray();
         var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules }).ToList();
-        var routes = AcbFollowers.Attach(walk.Archives.Values.Select(a => a.ToRoute()).ToArray(), overrides, overrideConflicts, walk.Warnings);
+        var routes = ImgDirectories.Attach(AcbFollowers.Attach(walk.Archives.Values.Select(a => a.ToRoute()).ToArray(), overrides, overrideConflicts, walk.Warnings), overrides);
         return new RoutePlan(_game, _mods, routes, overrides, routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
     }
 
@@ -115,7 +115,7 @@ public sealed partial class ModRouter
                 if (GamePaths.DanglingLink(gamePath) is { Length: > 0 } nowhere)
                     throw new FileNotFoundException($"{gamePath}{nowhere}: mod folder {path} targets it", gamePath);
                 ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, gamePath, router._detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,
-                    $"mod folder {path} targets it, but it is not an archive format ArchiveEmu knows"), _decoded)).AddMod(_modRoot, _modName, path, _rule);
+                    $"mod folder {path} targets it, but it is " + ArchiveFormats.NotKnown(gamePath)), _decoded)).AddMod(_modRoot, _modName, path, _rule);
             }
             else
                 Folder(path, childRelative, inGame, warned);

@@ -1,5 +1,6 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Formats.Acb;
+using ArchiveEmu.Core.Formats.Img;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Routing;
@@ -22,8 +23,8 @@ public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<s
 public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchiveFormat Format, ArchivePatch Patch, IReadOnlyList<RouteConflict> Conflicts,
     ArchiveSource? Slice = null)
 {
-    /// <summary>Reads and validates the original's index: the whole file, or the slice.</summary>
-    public ArchiveIndex ReadOriginal() => Slice is null ? Format.ReadIndex(GamePath) : Format.ReadIndex(Slice);
+    /// <summary>Reads and validates the original's index: the whole file, or the slice (for an IMG v1 .dir, its pair's, read through the .img).</summary>
+    public ArchiveIndex ReadOriginal() => ImgData?.ReadOriginal() ?? (Slice is null ? Format.ReadIndex(GamePath) : Format.ReadIndex(Slice));
 
     /// <summary>
     /// Entries that hold an archive which mods change inside (docs/DESIGN.md, "Archives inside archives"), each with the
@@ -38,15 +39,42 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
     public ArchiveRoute? StreamAwb { get; init; }
 
     /// <summary>
+    /// For an IMG v1 directory (<c>x.dir</c>): the route of the data file <c>x.img</c> it describes, which mods change; it is
+    /// served rebuilt to match (docs/DESIGN.md, "IMG v1: the .dir follows its .img"). Null for every other archive.
+    /// </summary>
+    public ArchiveRoute? ImgData { get; init; }
+
+    /// <summary>The route this one follows and is rebuilt from (<see cref="StreamAwb"/> or <see cref="ImgData"/>), or null.</summary>
+    public ArchiveRoute? Follows => StreamAwb ?? ImgData;
+
+    /// <summary>
     /// Reads the original and builds the emulated archive: each nested route first, then this one with each such entry
     /// replaced by the inner emulated archive's segments (never its bytes). The caller disposes it.
     /// </summary>
     public EmulatedArchive Build(FileHandlePool? pool = null)
     {
+        if (ImgData is { } data) // the same original and patch as the .img's build, so the two always agree
+        {
+            if (Patch.Changes.Count > 0 || Nested.Count > 0)
+                throw new ArchiveFormatException(GamePath, 0, $"the IMG v1 directory is rebuilt from {data.RelativePath}; give changes to {data.RelativePath}, not to its .dir");
+            return data.BuildWith(pool, (original, patch) => ImgV1Format.BuildDirectory(original, patch, pool));
+        }
+        return BuildWith(pool, (original, patch) =>
+        {
+            if (StreamAwb is null)
+                return Format.Build(original, patch, pool);
+            using var awb = StreamAwb.Build(pool); // built again, not shared with the AWB's own serving: O(entries), and the ACB reads it once for the hash
+            return AcbFormat.BuildFollowing(original, patch, awb.File, Path.GetFileNameWithoutExtension(StreamAwb.RelativePath), pool);
+        });
+    }
+
+    /// <summary>The original read and the patch with every nested route built into it, given to <paramref name="build"/>.</summary>
+    private EmulatedArchive BuildWith(FileHandlePool? pool, Func<ArchiveIndex, ArchivePatch, EmulatedArchive> build)
+    {
         var original = ReadOriginal();
-        if (Nested.Count == 0 && StreamAwb is null)
-            return Format.Build(original, Patch, pool);
-        var inner = new List<EmulatedArchive>(Nested.Count + 1);
+        if (Nested.Count == 0)
+            return build(original, Patch);
+        var inner = new List<EmulatedArchive>(Nested.Count);
         try
         {
             var changes = Patch.Changes.ToList();
@@ -56,12 +84,7 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
                 inner.Add(built);
                 changes.Add(new EntryChange(nested.Entry, EntryInput.FromVirtualFile(built.File, nested.Route.RelativePath), nested.Origin));
             }
-            var patch = new ArchivePatch(changes);
-            if (StreamAwb is null)
-                return Format.Build(original, patch, pool);
-            var awb = StreamAwb.Build(pool); // built again, not shared with the AWB's own serving: O(entries), and the ACB reads it once for the hash
-            inner.Add(awb);
-            return AcbFormat.BuildFollowing(original, patch, awb.File, Path.GetFileNameWithoutExtension(StreamAwb.RelativePath), pool);
+            return build(original, new ArchivePatch(changes));
         }
         finally
         {

@@ -43,13 +43,23 @@ internal static class RouteKey
         text.Append("original ");
         AppendIdentity(text, FileIdentity.Of(route.GamePath));
         text.Append('\n');
+        if (route.Slice is null && route.Follows is null)
+        {
+            foreach (var companion in route.Format.CompanionFiles(route.GamePath)) // IMG v1's .dir: the index is read from it
+            {
+                text.Append("companion ").Append(companion).Append(' ');
+                AppendIdentity(text, FileIdentity.Of(companion));
+                text.Append('\n');
+            }
+        }
         for (int i = 0; i < mods.Count; i++)
             text.Append("mod ").Append(i).Append(' ').Append(mods[i]).Append('\n');
         AppendChanges(text, route, verifyContent);
-        if (route.StreamAwb is { } awb) // an ACB that follows its AWB: whatever changes the AWB's bytes changes its own
+        // An ACB that follows its AWB, an IMG v1 .dir its .img: whatever changes the followed bytes changes its own.
+        if (route.Follows is { } followed)
         {
-            text.Append("follows ").Append(awb.RelativePath).Append('\n');
-            AppendKey(text, awb, mods, verifyContent);
+            text.Append("follows ").Append(followed.RelativePath).Append('\n');
+            AppendKey(text, followed, mods, verifyContent);
             text.Append("end follows\n");
         }
         if (verifyContent)

@@ -94,8 +94,8 @@ internal sealed class MountSnapshot : IDisposable
             if (inner > newest)
                 newest = inner;
         }
-        if (route.StreamAwb is { } awb && NewestInput(awb) is var followed && followed > newest)
-            newest = followed; // an ACB that follows its AWB changes when the AWB does
+        if (route.Follows is { } leader && NewestInput(leader) is var followed && followed > newest)
+            newest = followed; // an ACB that follows its AWB changes when the AWB does, an IMG v1 .dir when its .img does
         return newest;
     }
 

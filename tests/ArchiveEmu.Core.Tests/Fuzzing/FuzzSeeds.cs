@@ -17,6 +17,8 @@ internal static class FuzzSeeds
             ("writer, streamed AWB, raw header copy and hash, 4 bytes past the table", AcbTestWriter.Write(new(
                 StreamAwb: AwbTestWriter.Write([Small(22), null, Small(23)]), HeaderAsTable: false, HashAsTable: false, CopyPastTable: 4))),
             ("writer, in-memory AWB", AcbTestWriter.Write(new(Name: "se", MemoryAwb: AwbTestWriter.Write([Small(24), Small(25), Small(26)])))),
+            ("writer, in-memory and streamed AWB, constant StreamAwbTocWork", AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write([Small(27), Small(28)]),
+                StreamAwb: AwbTestWriter.Write([Small(29)]), ConstantTocWork: true))),
         ],
         "afs" =>
         [

@@ -6,7 +6,9 @@ namespace ArchiveEmu.Core.Tests.Fuzzing;
 /// <summary>The independent check can fail: a build that lost the replacement, or changed an entry it should have kept, is a finding.</summary>
 public sealed class IndependentCheckTests
 {
-    private static IEnumerable<string> Formats => FuzzSeeds.Formats;
+    private static IEnumerable<string> Formats => FuzzSeeds.Formats.Where(f => f != "acb"); // ACB's check is AcbFuzzCheck, tested below
+
+    private static IEnumerable<string> AcbSeeds => FuzzSeeds.For("acb").Select(s => s.Name);
 
     [TestCaseSource(nameof(Formats))]
     public void ASeedsBuilds_PassTheCheck_AndAWrongBuildDoesNot(string formatName)
@@ -29,5 +31,27 @@ public sealed class IndependentCheckTests
         Assert.That(IndependentCheck.Compare(formatName, built, views[0], views[1], null),
             Is.EqualTo(new[] { "the independent reader reads the mutant but rejects the patched build" }));
         Assert.That(IndependentCheck.Compare(formatName, built, null, null, null), Is.Empty, "a mutant the reader rejects is not compared");
+    }
+
+    [TestCaseSource(nameof(AcbSeeds))]
+    public void AnAcbSeedsBuilds_PassTheAcbCheck_AndWrongBuildsDoNot(string seedName)
+    {
+        var seed = FuzzSeeds.For("acb").Single(s => s.Name == seedName).Bytes;
+        using var dir = new TempDirectory("independent-check-acb");
+        var path = dir.Write("seed.acb", seed);
+        var built = FuzzCase.Run(ArchiveFormats.ByName("acb")!, path).Built!;
+        var (unchanged, patched) = (dir.Write("unchanged.acb", built.Unchanged), dir.Write("patched.acb", built.Patched));
+
+        List<string> Check(params string[] paths)
+        {
+            var findings = new List<string>();
+            Assert.That(AcbFuzzCheck.Compare([("seed", built, paths)], findings).Mutants, Is.EqualTo(1), "the reader reads the seed");
+            return findings;
+        }
+
+        Assert.That(Check(path, unchanged, patched), Is.Empty);
+        Assert.That(Check(path, patched, patched), Is.Not.Empty, "the patched build passed off as the unchanged one");
+        Assert.That(Check(path, unchanged, unchanged), Is.Not.Empty, "the unchanged build passed off as the patched one");
+        Assert.That(Check(path, unchanged, dir.Write("cut.acb", built.Patched[..^1])).Single(), Does.Contain("rejects a build"));
     }
 }

@@ -56,10 +56,17 @@ internal static class AcbFollowers
     {
         if (route.Nested.Count == 0)
             return route;
-        var nested = route.Nested.Select(n => n with { Route = WithNestedFollowers(n.Route, warnings) }).ToList();
+        var nested = new List<NestedRoute>(route.Nested.Count);
+        var conflicts = route.Conflicts.ToList();
+        foreach (var n in route.Nested)
+        {
+            var inner = WithNestedFollowers(n.Route, warnings);
+            conflicts.AddRange(inner.Conflicts.Skip(n.Route.Conflicts.Count)); // found below: reported here too, as ToRoute does
+            nested.Add(n with { Route = inner });
+        }
         var awbs = nested.Where(n => n.Route.Format == AwbFormat.Instance && !n.Entry.IsIndex).ToList();
         if (awbs.Count == 0)
-            return route with { Nested = nested };
+            return route with { Nested = nested, Conflicts = conflicts };
         ArchiveIndex index;
         try
         {
@@ -67,9 +74,8 @@ internal static class AcbFollowers
         }
         catch (Exception e) when (e is ArchiveFormatException or IOException)
         {
-            return route with { Nested = nested }; // building it reports the damage beside the other archives
+            return route with { Nested = nested, Conflicts = conflicts }; // building it reports the damage beside the other archives
         }
-        var conflicts = route.Conflicts.ToList();
         var names = route.Format.NameComparer;
         foreach (var awb in awbs)
         {

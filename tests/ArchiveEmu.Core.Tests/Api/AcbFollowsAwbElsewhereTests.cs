@@ -63,6 +63,24 @@ public sealed class AcbFollowsAwbElsewhereTests
     }
 
     [Test]
+    public void AwbInsideACpk_AModReplacingTheAcbEntryWhole_WinsOverFollowing_AndTheConflictIsReported()
+    {
+        var awb = AwbTestWriter.Write(AcbTests.Entries(3));
+        _dir.Write("game/data/data.cpk", CpkTestWriter.WriteNamed([new("sound", "bgm.acb", AcbTestWriter.Write(new(StreamAwb: awb))), new("sound", "bgm.awb", awb)]));
+        _dir.Write("audio/data/data.cpk/sound/bgm.awb/0.hca", TestData.Random(316, 900));
+        var whole = _dir.Write("cues/data/data.cpk/sound/bgm.acb", TestData.Random(317, 1234));
+
+        var game = EmulatedGame.Resolve(_dir["game"], [_dir["audio"], _dir["cues"]]);
+
+        var conflict = game.Plan.Conflicts.Single();
+        Assert.That((conflict.Target, conflict.Entry, conflict.Winner), Is.EqualTo(("data/data.cpk", (string?)"sound/bgm.acb", "cues")));
+        Assert.That(conflict.Rules, Is.EqualTo(new[] { "ACB follows data/data.cpk/sound/bgm.awb", "mirror" }));
+        using var served = game.OpenFile("data/data.cpk");
+        var cpkPath = _dir.Write("out.cpk", AcbTests.Materialise(served));
+        Assert.That(CpkIndependentReader.Read(cpkPath).Entries.Single(e => e.Path == "sound/bgm.acb").ContentSha256, Is.EqualTo(Sha(File.ReadAllBytes(whole))));
+    }
+
+    [Test]
     public void NoAcbNamedLikeTheAwb_TheAcbWhoseStreamAwbHashNamesIt_Follows()
     {
         var awb = _dir.Write("game/sound/stream_01.awb", AwbTestWriter.Write(AcbTests.Entries(3)));

@@ -72,6 +72,17 @@ internal static class AcbFuzzCheck
     // The streamed AWB's row (picked as AcbFile documents: by the AWB's name "bgm" in the hash table, else the only one).
     private static IEnumerable<string> Follows(AcbIndependentReader.Acb mutant, AcbIndependentReader.Acb patched, byte[] awb)
     {
+        foreach (var (column, valueColumn) in new[] { (HeaderColumn, "Header"), (HashColumn, "Hash") })
+        {
+            if (!mutant.Nested.TryGetValue(column, out var before))
+                continue;
+            if (!patched.Nested.TryGetValue(column, out var after) || after.Name != before.Name || !after.Columns.SequenceEqual(before.Columns)
+                || after.Rows.Length != before.Rows.Length)
+                yield return $"patched build: the nested {column} table's name, columns or row count differ from the mutant's";
+            else if (before.Columns.Select(c => c.Name).Where(c => c != valueColumn).FirstOrDefault(c =>
+                         before.Rows.Zip(after.Rows).Any(rows => rows.First[c].GetRawText() != rows.Second[c].GetRawText())) is { } other)
+                yield return $"patched build: the nested {column} table's {other} column differs from the mutant's";
+        }
         var oldCopies = Values(mutant, HeaderColumn, "Header");
         var newCopies = Values(patched, HeaderColumn, "Header");
         if (oldCopies is null || newCopies is null || oldCopies.Length != newCopies.Length)

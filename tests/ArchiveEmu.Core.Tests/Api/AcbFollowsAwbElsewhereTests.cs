@@ -48,6 +48,25 @@ public sealed class AcbFollowsAwbElsewhereTests
     }
 
     [Test]
+    public void AwbInsideACpk_NoAcbEntryNamedLikeIt_TheAcbEntryThatNamesItFollows()
+    {
+        var awb = AwbTestWriter.Write(AcbTests.Entries(3));
+        var cues = AcbTestWriter.Write(new(Name: "stream", StreamAwb: awb));
+        _dir.Write("game/data/data.cpk", CpkTestWriter.WriteNamed([new("sound", "cues.acb", cues), new("sound", "stream.awb", awb),
+            new("voice", "stream.acb", AcbTestWriter.Write(new(Name: "stream", StreamAwb: awb)))])); // another folder: not a sibling
+        _dir.Write("mod/data/data.cpk/sound/stream.awb/0.hca", TestData.Random(318, 900));
+
+        using var emulator = new ArchiveEmulator(_dir["game"]);
+        emulator.AddModFolder(_dir["mod"]);
+        var cpkPath = _dir.Write("out.cpk", Read(emulator, "data/data.cpk"));
+
+        var cpk = CpkIndependentReader.Read(cpkPath);
+        Assert.That(emulator.Describe("data/data.cpk").Select(e => (e.Name, e.Origin)), Is.EqualTo(new (string?, string)[]
+            { ("sound/cues.acb", "follows data/data.cpk/sound/stream.awb"), ("sound/stream.awb", "nested (mod)"), ("voice/stream.acb", "original") }));
+        AcbFollowCheck.AssertFollows(_dir.Write("cues.acb", cues), _dir.Write("out.acb", Content(cpkPath, cpk.Entries[0])), Content(cpkPath, cpk.Entries[1]), _dir);
+    }
+
+    [Test]
     public void AwbInsideACpk_AnAcbEntryStoredCompressed_IsOneWarning_AndTheAwbIsStillServed()
     {
         var awb = AwbTestWriter.Write(AcbTests.Entries(3));

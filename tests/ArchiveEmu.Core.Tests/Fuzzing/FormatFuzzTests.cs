@@ -58,6 +58,8 @@ public sealed class FormatFuzzTests
     private static (int Mutants, int Entries) CompareWithTheIndependentReader(string formatName,
         List<(string Case, string SeedName, BuiltMutant Built, string[] Paths)> cases, List<string> findings)
     {
+        if (formatName == "acb")
+            return AcbFuzzCheck.Compare(cases.Select(c => (c.Case, c.Built, c.Paths)).ToList(), findings);
         int readable = 0, entries = 0;
         foreach (var group in cases.GroupBy(c => formatName == "pak" ? PakVariant(c.SeedName) : ""))
         {

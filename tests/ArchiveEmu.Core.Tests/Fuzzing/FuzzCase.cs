@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Formats.Acb;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Tests.Fuzzing;
@@ -11,8 +12,15 @@ internal sealed record FuzzOutcome(bool Accepted, string? Error, string? Finding
     public BuiltMutant? Built { get; init; }
 }
 
-/// <summary>The bytes built from an accepted mutant: unchanged, and patched (<see cref="Replaced"/> and <see cref="Added"/> set to <see cref="FuzzCase.Replacement"/>).</summary>
-internal sealed record BuiltMutant(byte[] Unchanged, byte[] Patched, EntryKey? Replaced, EntryKey Added);
+/// <summary>
+/// The bytes built from an accepted mutant: unchanged, and patched (<see cref="Replaced"/> and <see cref="Added"/> set to
+/// <see cref="FuzzCase.Replacement"/>; an ACB with no in-memory AWB has neither).
+/// </summary>
+internal sealed record BuiltMutant(byte[] Unchanged, byte[] Patched, EntryKey? Replaced, EntryKey? Added)
+{
+    /// <summary>For an ACB that keeps a streamed AWB's header: the AWB its patched build was made to follow (<see cref="FuzzCase.FollowedAwb"/>).</summary>
+    public byte[]? FollowedAwb { get; init; }
+}
 
 /// <summary>
 /// Runs one mutated file through detection, the format's reader and its builder (unchanged and patched), reading
@@ -26,6 +34,9 @@ internal static class FuzzCase
 
     /// <summary>What the patch puts in the replaced and the added entry: not zeros, so padding cannot pass for it.</summary>
     public static readonly byte[] Replacement = Enumerable.Range(0, 333).Select(i => (byte)(i * 7 + 1)).ToArray();
+
+    /// <summary>The emulated streamed AWB an ACB mutant is made to follow: five entries, so its header differs from the seeds' AWBs in size too.</summary>
+    public static readonly byte[] FollowedAwb = TestSupport.AwbTestWriter.Write([.. Enumerable.Range(0, 5).Select(i => TestSupport.TestData.Random(300 + i, 50 + i))]);
 
     public static FuzzOutcome Run(IArchiveFormat format, string path, TimeSpan? timeLimit = null)
     {
@@ -49,9 +60,22 @@ internal static class FuzzCase
             var index = format.ReadIndex(path);
             var unchanged = ReadAll(format.Build(index, ArchivePatch.Empty), fileLength);
             var patch = Patch(format, index);
-            var patched = ReadAll(format.Build(index, patch), fileLength);
+            byte[]? followed = null;
+            EmulatedArchive patchedArchive;
+            if (index is AcbIndex acb)
+            {
+                // An ACB's entries are its in-memory AWB's (none: nothing to patch); one that keeps a streamed AWB's
+                // header is also made to follow an emulated AWB, as routing does for the AWB beside it.
+                patch = acb.MemoryAwb is null ? ArchivePatch.Empty : patch;
+                followed = acb.Acb.StreamAwbHeader is null ? null : FollowedAwb;
+                using var awb = followed is null ? null : new VirtualFileBuilder().AppendBytes(followed).Build();
+                patchedArchive = AcbFormat.BuildFollowing(index, patch, awb, "bgm");
+            }
+            else
+                patchedArchive = format.Build(index, patch);
+            var patched = ReadAll(patchedArchive, fileLength);
             var changes = patch.Changes.Select(c => c.Key).ToArray();
-            var built = new BuiltMutant(unchanged, patched, changes.Length == 2 ? changes[0] : null, changes[^1]);
+            var built = new BuiltMutant(unchanged, patched, changes.Length == 2 ? changes[0] : null, changes.Length > 0 ? changes[^1] : null) { FollowedAwb = followed };
             return Checked(new FuzzOutcome(true, null, null) { Built = built }, before, budget);
         }
         catch (IOException e) when (e.Message.Contains(path, StringComparison.Ordinal))

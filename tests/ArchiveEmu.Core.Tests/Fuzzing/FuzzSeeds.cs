@@ -7,10 +7,19 @@ namespace ArchiveEmu.Core.Tests.Fuzzing;
 /// <summary>Valid originals to mutate, per format: the fixtures where there are some, the test writers for the rest.</summary>
 internal static class FuzzSeeds
 {
-    public static readonly string[] Formats = ["afs", "awb", "cpk", "img", "pak", "tar", "zip"];
+    public static readonly string[] Formats = ["acb", "afs", "awb", "cpk", "img", "pak", "tar", "zip"];
 
     public static IReadOnlyList<(string Name, byte[] Bytes)> For(string format) => format switch
     {
+        "acb" =>
+        [
+            ("writer, streamed AWB, nested header copy and hash", AcbTestWriter.Write(new(StreamAwb: AwbTestWriter.Write([Small(20), Small(21)])))),
+            ("writer, streamed AWB, raw header copy and hash, 4 bytes past the table", AcbTestWriter.Write(new(
+                StreamAwb: AwbTestWriter.Write([Small(22), null, Small(23)]), HeaderAsTable: false, HashAsTable: false, CopyPastTable: 4))),
+            ("writer, in-memory AWB", AcbTestWriter.Write(new(Name: "se", MemoryAwb: AwbTestWriter.Write([Small(24), Small(25), Small(26)])))),
+            ("writer, in-memory and streamed AWB, constant StreamAwbTocWork", AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write([Small(27), Small(28)]),
+                StreamAwb: AwbTestWriter.Write([Small(29)]), ConstantTocWork: true))),
+        ],
         "afs" =>
         [
             ("fixtures/textures.afs", Fixture("game/data/textures.afs")),

@@ -55,7 +55,7 @@ internal static class IndependentCheck
         foreach (var problem in Differences("unchanged", mutant, unchanged, replaced: null, added: null, ""))
             yield return problem;
         string replacement = Sha(format == "img" ? [.. FuzzCase.Replacement, .. new byte[ImgSector - FuzzCase.Replacement.Length]] : FuzzCase.Replacement);
-        foreach (var problem in Differences("patched", mutant, patched, built.Replaced is { } r ? Key(format, r) : null, Key(format, built.Added), replacement))
+        foreach (var problem in Differences("patched", mutant, patched, built.Replaced is { } r ? Key(format, r) : null, built.Added is { } a ? Key(format, a) : null, replacement))
             yield return problem;
     }
 

@@ -6,7 +6,9 @@ namespace ArchiveEmu.Core.Tests.Fuzzing;
 /// <summary>The independent check can fail: a build that lost the replacement, or changed an entry it should have kept, is a finding.</summary>
 public sealed class IndependentCheckTests
 {
-    private static IEnumerable<string> Formats => FuzzSeeds.Formats;
+    private static IEnumerable<string> Formats => FuzzSeeds.Formats.Where(f => f != "acb"); // ACB's check is AcbFuzzCheck, tested below
+
+    private static IEnumerable<string> AcbSeeds => FuzzSeeds.For("acb").Select(s => s.Name);
 
     [TestCaseSource(nameof(Formats))]
     public void ASeedsBuilds_PassTheCheck_AndAWrongBuildDoesNot(string formatName)
@@ -29,5 +31,31 @@ public sealed class IndependentCheckTests
         Assert.That(IndependentCheck.Compare(formatName, built, views[0], views[1], null),
             Is.EqualTo(new[] { "the independent reader reads the mutant but rejects the patched build" }));
         Assert.That(IndependentCheck.Compare(formatName, built, null, null, null), Is.Empty, "a mutant the reader rejects is not compared");
+    }
+
+    [TestCaseSource(nameof(AcbSeeds))]
+    public void AnAcbSeedsBuilds_PassTheAcbCheck_AndWrongBuildsDoNot(string seedName)
+    {
+        var seed = FuzzSeeds.For("acb").Single(s => s.Name == seedName).Bytes;
+        using var dir = new TempDirectory("independent-check-acb");
+        var path = dir.Write("seed.acb", seed);
+        var built = FuzzCase.Run(ArchiveFormats.ByName("acb")!, path).Built!;
+        var (unchanged, patched) = (dir.Write("unchanged.acb", built.Unchanged), dir.Write("patched.acb", built.Patched));
+
+        // The four comparisons in one call: one Python start-up for the ACB reader, one for the AWB reader.
+        var findings = new List<string>();
+        var cases = new List<(string, BuiltMutant, string[])>
+        {
+            ("right", built, [path, unchanged, patched]),
+            ("patched as unchanged", built, [path, patched, patched]),
+            ("unchanged as patched", built, [path, unchanged, unchanged]),
+            ("cut", built, [path, unchanged, dir.Write("cut.acb", built.Patched[..^1])]),
+        };
+        Assert.That(AcbFuzzCheck.Compare(cases, findings).Mutants, Is.EqualTo(4), "the reader reads the seed");
+
+        Assert.That(findings.Where(f => f.StartsWith("right:", StringComparison.Ordinal)), Is.Empty);
+        Assert.That(findings.Where(f => f.StartsWith("patched as unchanged:", StringComparison.Ordinal)), Is.Not.Empty);
+        Assert.That(findings.Where(f => f.StartsWith("unchanged as patched:", StringComparison.Ordinal)), Is.Not.Empty);
+        Assert.That(findings.Where(f => f.StartsWith("cut:", StringComparison.Ordinal)).Single(), Does.Contain("rejects a build"));
     }
 }

@@ -307,12 +307,28 @@ def read_cpk(path):
     return {'kind': kind, 'masked': masked, 'alignment': align, 'contentOffset': content_off, 'tocOffset': toc_off,
         'itocOffset': itoc_off, 'etocOffset': etoc_off, 'header': header, 'entries': entries}
 
+# An ACB: its Header table (one @UTF table at offset 0) and, where the streamed AWB's header copy and hash are nested
+# @UTF tables (plain or masked), those tables read too.
+def read_acb(path):
+    data = open(path, 'rb').read()
+    t = read_utf(data, '%s ACB Header table' % path)
+    nested = {}
+    for col in ('StreamAwbAfs2Header', 'StreamAwbHash'):
+        v = t['rows'][0].get(col) if t['rows'] else None
+        if isinstance(v, bytes) and len(v) >= 4 and (v[:4] == b'@UTF' or unmask(v[:4]) == b'@UTF'):
+            nested[col] = jsonable_table(read_utf(v, '%s %s table' % (path, col)))
+    out = jsonable_table(t)
+    out['nested'] = nested
+    return out
+
 try:
     if sys.argv[1] == 'cpk':
         print(json.dumps(read_cpk(sys.argv[2])))
     elif sys.argv[1] == 'utf':
         data = open(sys.argv[2], 'rb').read()
         print(json.dumps(jsonable_table(read_utf(data[int(sys.argv[3]):], '%s @UTF at 0x%x' % (sys.argv[2], int(sys.argv[3]))))))
+    elif sys.argv[1] == 'acb':
+        print(json.dumps(read_acb(sys.argv[2])))
     elif sys.argv[1] == 'crilayla':
         data = open(sys.argv[2], 'rb').read()
         open(sys.argv[3], 'wb').write(crilayla(data, sys.argv[2]))

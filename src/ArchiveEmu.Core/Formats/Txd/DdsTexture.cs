@@ -10,9 +10,10 @@ internal enum TexturePixels { Dxt1, Dxt3, Dxt5, A8R8G8B8, X8R8G8B8 }
 /// Only what a Direct3D 8/9 native texture can hold is accepted (docs/FORMATS.md, "RenderWare TXD"): DXT1/3/5 or 32-bit
 /// A8R8G8B8/X8R8G8B8, power-of-two sides, a plain 2D texture whose mip chain fits its size and the file.
 /// </summary>
-internal sealed record DdsTexture(TexturePixels Pixels, int Width, int Height, bool HasAlpha, IReadOnlyList<(long Offset, int Size)> Levels)
+internal sealed record DdsTexture(TexturePixels Pixels, int Width, int Height, bool HasAlpha, IReadOnlyList<(long Offset, long Size)> Levels)
 {
     internal const int HeaderSize = 128; // "DDS " + the 124-byte DDS_HEADER
+    private const long MaxRaster = uint.MaxValue - 1024L * 1024; // room left for the native's headers, sizes and extension
     private const uint FlagMipMapCount = 0x20000;
     private const uint PixelAlpha = 0x1, PixelFourCc = 0x4, PixelRgb = 0x40;
     private const uint Caps2CubeMap = 0x200, Caps2Volume = 0x200000;
@@ -39,25 +40,27 @@ internal sealed record DdsTexture(TexturePixels Pixels, int Width, int Height, b
         if (mipCount > fullChain && (flags & FlagMipMapCount) != 0)
             throw Refuse(file, 28, $"mip chain inconsistent: {mipCount} levels for {width}x{height}, whose full chain has {fullChain}");
 
-        var sizes = new (long, int)[levels];
+        var sizes = new (long, long)[levels];
         long at = HeaderSize;
         for (int k = 0; k < levels; k++)
         {
-            int size = LevelSize(pixels, Math.Max(1, (int)width >> k), Math.Max(1, (int)height >> k));
+            long size = LevelSize(pixels, Math.Max(1, (int)width >> k), Math.Max(1, (int)height >> k));
             sizes[k] = (at, size);
             at += size;
         }
+        if (at - HeaderSize > MaxRaster)
+            throw Refuse(file, 12, $"{pixels} {width}x{height} with {levels} level(s) is {at - HeaderSize} bytes; a texture native's u32 chunk size stops at {MaxRaster}");
         if (at > input.Length)
             throw Refuse(file, input.Length, $"{levels} mip level(s) of {pixels} {width}x{height} need {at - HeaderSize} bytes after the header; the file has {input.Length - HeaderSize}");
         return new DdsTexture(pixels, (int)width, (int)height, alpha, sizes);
     }
 
     /// <summary>The bytes of one mip level: 4x4 blocks of 8 (DXT1) or 16 bytes, or 4 bytes a pixel.</summary>
-    public static int LevelSize(TexturePixels pixels, int width, int height) => pixels switch
+    public static long LevelSize(TexturePixels pixels, int width, int height) => pixels switch
     {
-        TexturePixels.Dxt1 => Math.Max(1, (width + 3) / 4) * Math.Max(1, (height + 3) / 4) * 8,
-        TexturePixels.Dxt3 or TexturePixels.Dxt5 => Math.Max(1, (width + 3) / 4) * Math.Max(1, (height + 3) / 4) * 16,
-        _ => width * height * 4,
+        TexturePixels.Dxt1 => Math.Max(1L, (width + 3) / 4) * Math.Max(1, (height + 3) / 4) * 8,
+        TexturePixels.Dxt3 or TexturePixels.Dxt5 => Math.Max(1L, (width + 3) / 4) * Math.Max(1, (height + 3) / 4) * 16,
+        _ => (long)width * height * 4,
     };
 
     private static (TexturePixels, bool) PixelsOf(string file, byte[] h)

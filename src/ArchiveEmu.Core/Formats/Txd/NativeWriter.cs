@@ -42,7 +42,10 @@ internal static class NativeWriter
         long raster = dds.Levels.Sum(l => 4L + l.Size);
         long structSize = TxdTexture.HeaderSize + raster;
         long extensionLength = replaced?.ExtensionLength ?? RwChunk.HeaderSize;
-        RwChunk.Write(bytes, RwChunk.TextureNative, RwChunk.HeaderSize + structSize + extensionLength, nativeVersion);
+        long nativeSize = RwChunk.HeaderSize + structSize + extensionLength;
+        if (nativeSize > uint.MaxValue)
+            throw new ArchiveFormatException(input.ToString(), 0, $"the texture native for it would be {nativeSize} bytes; a RenderWare chunk's u32 size stops at {uint.MaxValue}");
+        RwChunk.Write(bytes, RwChunk.TextureNative, nativeSize, nativeVersion);
         RwChunk.Write(bytes.AsSpan(RwChunk.HeaderSize), RwChunk.Struct, structSize, structVersion);
 
         builder.AppendBytes(bytes.AsMemory(0, prefix));

@@ -27,6 +27,9 @@ internal static class FuzzCase
     /// <summary>What the patch puts in the replaced and the added entry: not zeros, so padding cannot pass for it.</summary>
     public static readonly byte[] Replacement = Enumerable.Range(0, 333).Select(i => (byte)(i * 7 + 1)).ToArray();
 
+    /// <summary>What the patch puts in a TXD (whose entries are textures from DDS files): a 4x4 DXT1 DDS with two mips.</summary>
+    public static readonly byte[] DdsReplacement = ArchiveEmu.TestSupport.Textures.DdsTestWriter.Write(ArchiveEmu.TestSupport.Textures.TextureFormat.Dxt1, 4, 4, mipCount: 2, seed: 7);
+
     public static FuzzOutcome Run(IArchiveFormat format, string path, TimeSpan? timeLimit = null)
     {
         var limit = timeLimit ?? TimeLimit;
@@ -74,7 +77,8 @@ internal static class FuzzCase
     // Replace the first entry and add one, so the builder's layout code runs on whatever the reader accepted.
     private static ArchivePatch Patch(IArchiveFormat format, ArchiveIndex index)
     {
-        var bytes = EntryInput.FromBytes(Replacement);
+        bool textures = format.Name == "txd"; // a texture dictionary takes DDS files, named <texture>.dds
+        var bytes = EntryInput.FromBytes(textures ? DdsReplacement : Replacement);
         var changes = new List<EntryChange>();
         if (format.Addressing == EntryAddressing.ByIndex)
         {
@@ -86,7 +90,7 @@ internal static class FuzzCase
         {
             if (index.Entries.FirstOrDefault(e => e.Name is not null) is { } first)
                 changes.Add(new EntryChange(EntryKey.ByName(first.Name!), bytes, "fuzz"));
-            changes.Add(new EntryChange(EntryKey.ByName("fuzz_added.bin"), bytes, "fuzz"));
+            changes.Add(new EntryChange(EntryKey.ByName(textures ? "fuzz_added.dds" : "fuzz_added.bin"), bytes, "fuzz"));
         }
         return new ArchivePatch(changes);
     }

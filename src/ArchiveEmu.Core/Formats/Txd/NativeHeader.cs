@@ -85,9 +85,10 @@ internal static class NativeHeader
     {
         string pixels = (raster & 0x0F00) switch
         {
-            0x0100 => "1555", 0x0200 => "565", 0x0300 => "4444", 0x0400 => "LUM8", 0x0500 => "8888", 0x0600 => "888", 0x0A00 => "555",
+            // The raster formats by the Direct3D names of what the PC drivers store them as (888 is kept in 32 bits).
+            0x0100 => "A1R5G5B5", 0x0200 => "R5G6B5", 0x0300 => "A4R4G4B4", 0x0400 => "L8", 0x0500 => "A8R8G8B8", 0x0600 => "X8R8G8B8", 0x0A00 => "X1R5G5B5",
             _ => $"raster 0x{raster:X}",
         };
-        return (raster & RasterPal8) != 0 ? pixels + " PAL8" : (raster & RasterPal4) != 0 ? pixels + " PAL4" : pixels;
+        return (raster & RasterPal8) != 0 ? "PAL8 " + pixels : (raster & RasterPal4) != 0 ? "PAL4 " + pixels : pixels;
     }
 }

@@ -143,11 +143,16 @@ public sealed class TxdTests
 
     internal static EntryChange Change(string name, string path) => new(EntryKey.ByName(name), EntryInput.FromFile(path), "mod");
 
-    /// <summary>Re-reads the built dictionary with the independent reader and with ours: every texture's fields and level bytes as expected.</summary>
+    /// <summary>
+    /// Re-reads the built dictionary with the independent reader and with ours: every texture's fields and level bytes as
+    /// expected; and the whole file is what the independent writer makes of the expected textures, byte for byte (depth,
+    /// raster type, flags and chunk sizes included).
+    /// </summary>
     private TxdRecord Verify(EmulatedArchive archive, IReadOnlyList<TxdTestWriter.Texture> expected)
     {
         var built = AfsTests.Materialise(archive);
         var read = TxdIndependentReader.Read(built, "emulated TXD");
+        Assert.That(built, Is.EqualTo(TxdTestWriter.Write(expected, read.DeviceId, read.LibraryId)), "the whole dictionary");
         Assert.That(read.Textures, Has.Count.EqualTo(expected.Count));
         for (int i = 0; i < expected.Count; i++)
         {

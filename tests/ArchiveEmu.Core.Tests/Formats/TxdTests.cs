@@ -138,6 +138,20 @@ public sealed class TxdTests
         }
     }
 
+    [TestCase(8, 0x8100u, 1u, (byte)1)]
+    [TestCase(9, 0x8100u, 0x31545844u, (byte)9)]
+    public void Build_Dxt1DdsThatSaysItHasAlpha_Is1555WithAlpha(int platform, uint raster, uint alphaOrFormat, byte last)
+    {
+        var original = _dir.Write("hud.txd", TxdTestWriter.Write([Texture(platform, "radar", TextureFormat.Dxt1, 16, 1, 1)]));
+        var bytes = DdsTestWriter.Write(TextureFormat.Dxt1, 8, 8, mipCount: 2, seed: 91);
+        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(80), 0x4 | 0x1); // DDPF_FOURCC | DDPF_ALPHAPIXELS
+        using var archive = Build(original, Change("radar.dds", _dir.Write("mod/radar.dds", bytes)));
+
+        var read = TxdIndependentReader.Read(AfsTests.Materialise(archive)).Textures[0];
+        Assert.That((read.RasterFormat, read.AlphaOrD3dFormat, read.CompressionOrFlags, read.Depth), Is.EqualTo((raster, alphaOrFormat, last, (byte)16)));
+        Assert.That(read.Levels, Is.EqualTo(DdsIndependentReader.Read(bytes).Levels));
+    }
+
     internal static EmulatedArchive Build(string original, params EntryChange[] changes) =>
         TxdFormat.Instance.Build(TxdFormat.Instance.ReadIndex(original), new ArchivePatch(changes));
 

@@ -4,7 +4,7 @@ using ArchiveEmu.Core.Formats;
 
 namespace ArchiveEmu.Cli.Commands;
 
-/// <summary><c>archiveemu ls</c>: the entries of an emulated archive, with size, state, origin and the mod rule that placed it.</summary>
+/// <summary><c>archiveemu ls</c>: the entries of an emulated archive, with size, state, origin, the mod rule that placed it and what the format says of it (a TXD texture's format).</summary>
 internal sealed class LsCommand : ICommand
 {
     private readonly GameArguments _game = new(modsRequired: false);
@@ -36,7 +36,7 @@ internal sealed class LsCommand : ICommand
                 archive = target,
                 format = archive.Original.Format.Name,
                 size = archive.File.Length,
-                entries = archive.Entries.Select(e => new { index = e.Index, name = e.Name, size = e.Size, state = StateName(e.State), origin = e.Origin, rule = rules.Of(e) }),
+                entries = archive.Entries.Select(e => new { index = e.Index, name = e.Name, size = e.Size, state = StateName(e.State), origin = e.Origin, rule = rules.Of(e), detail = e.Detail }),
             };
             console.Out.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
             return 0;
@@ -52,11 +52,14 @@ internal sealed class LsCommand : ICommand
         console.Out.WriteLine($"{target}  {archive.Original.Format.Name}  {counted}{deleted}  {archive.File.Length} bytes");
         console.Out.WriteLine($"{"index",6}  {"size",10}  {"state",-8}  {"origin",-16}  {"rule",-28}  name");
         foreach (var e in kept)
-            console.Out.WriteLine($"{e.Index,6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {rules.Of(e) ?? "-",-28}  {e.Name ?? "-"}");
+            console.Out.WriteLine($"{e.Index,6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {rules.Of(e) ?? "-",-28}  {e.Name ?? "-"}{Detail(e)}");
         foreach (var e in dropped)
-            console.Out.WriteLine($"{"-",6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {rules.Of(e) ?? "-",-28}  {e.Name ?? "-"}");
+            console.Out.WriteLine($"{"-",6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {rules.Of(e) ?? "-",-28}  {e.Name ?? "-"}{Detail(e)}");
         return 0;
     }
+
+    // What the format says of an entry beyond its size (a TXD texture's pixel format, size and mips), after the name.
+    private static string Detail(EmulatedEntry e) => e.Detail is null ? "" : $"  ({e.Detail})";
 
     internal static string StateName(EntryState state) => state.ToString().ToLowerInvariant();
 }

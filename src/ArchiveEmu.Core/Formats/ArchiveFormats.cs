@@ -18,11 +18,12 @@ public static class ArchiveFormats
         Img.ImgV1Format.Instance, // no magic: Detect finds it by the .dir beside it, after every format with one, before PAK
         Tar.TarFormat.Instance,
         Zip.ZipFormat.Instance,
+        Txd.TxdFormat.Instance, // a chunk type (0x16) and sizes that add up, weaker than a magic: after those, before PAK
         Pak.PakFormat.Instance, // heuristic (no magic): keep last
     };
 
     /// <summary>The formats' names as messages list them.</summary>
-    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, IMG v1 with its .dir";
+    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, IMG v1 with its .dir, RenderWare TXD";
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
     public static IArchiveFormat? ByName(string name) =>

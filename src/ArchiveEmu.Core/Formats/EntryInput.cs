@@ -85,6 +85,19 @@ public sealed class EntryInput
             builder.AppendFile(Path, Offset, Length, Identity);
     }
 
+    /// <summary>Appends bytes [<paramref name="offset"/>, +<paramref name="length"/>) of the entry (a mip level of a DDS file) to <paramref name="builder"/>, as a slice.</summary>
+    internal void AppendTo(VirtualFileBuilder builder, long offset, long length)
+    {
+        if (offset < 0 || length < 0 || offset > Length - length)
+            throw new ArgumentOutOfRangeException(nameof(offset), $"[{offset}, {offset + length}) is outside the {Length}-byte {this}");
+        if (File is not null)
+            builder.AppendSlice(File, offset, length);
+        else if (Path is null)
+            builder.AppendBytes(Bytes.Slice((int)offset, (int)length));
+        else
+            builder.AppendFile(Path, Offset + offset, length, Identity);
+    }
+
     /// <summary>Reads up to <c>destination.Length</c> bytes at <paramref name="offset"/> within the entry; returns the count (0 at the end).</summary>
     public int Read(long offset, Span<byte> destination)
     {

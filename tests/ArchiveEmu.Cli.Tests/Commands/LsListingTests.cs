@@ -1,4 +1,6 @@
+using System.Text.Json;
 using ArchiveEmu.TestSupport;
+using ArchiveEmu.TestSupport.Textures;
 
 namespace ArchiveEmu.Cli.Tests.Commands;
 
@@ -44,5 +46,28 @@ public sealed class LsListingTests
             + "     0          13  original  original          -                             layout.txt\n"
             + "     -           0  deleted   mod               mirror                        textures/button.dds\n"));
         Assert.That(File.Exists(game));
+    }
+
+    [Test]
+    public void Ls_Txd_ShowsEachTexturesFormatSizeAndMips_AfterItsName_AndInJson()
+    {
+        _dir.Write("game/models/car.txd", TxdTestWriter.Write(
+        [
+            TxdTestWriter.Texture.Create(9, "body", "", TextureFormat.Dxt1, 64, 32, mipCount: 7, seed: 1),
+            TxdTestWriter.Texture.Create(9, "glass", "", TextureFormat.Dxt5, 16, 16, mipCount: 1, seed: 2),
+        ]));
+        _dir.Write("mod/models/car.txd/glass.dds", DdsTestWriter.Write(TextureFormat.A8R8G8B8, 8, 8, mipCount: 4, seed: 3));
+        var args = new[] { "ls", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "models/car.txd" };
+        var result = CliRun.Run(args);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        var lines = result.Out.ReplaceLineEndings("\n").TrimEnd('\n').Split('\n');
+        Assert.That(lines[0], Does.StartWith("models/car.txd  txd  2 entries  "), result.Out);
+        Assert.That(lines[2], Does.EndWith("body.dds  (DXT1 64x32, 7 mips)"), result.Out);
+        Assert.That(lines[3], Does.Contain("replaced").And.EndWith("glass.dds  (A8R8G8B8 8x8, 4 mips)"), result.Out);
+
+        var json = CliRun.Run([.. args, "--json"]);
+        using var doc = JsonDocument.Parse(json.Out);
+        Assert.That(doc.RootElement.GetProperty("entries").EnumerateArray().Select(e => e.GetProperty("detail").GetString()),
+            Is.EqualTo(new[] { "DXT1 64x32, 7 mips", "A8R8G8B8 8x8, 4 mips" }));
     }
 }

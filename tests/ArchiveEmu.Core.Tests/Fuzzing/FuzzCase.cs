@@ -38,6 +38,9 @@ internal static class FuzzCase
     /// <summary>The emulated streamed AWB an ACB mutant is made to follow: five entries, so its header differs from the seeds' AWBs in size too.</summary>
     public static readonly byte[] FollowedAwb = TestSupport.AwbTestWriter.Write([.. Enumerable.Range(0, 5).Select(i => TestSupport.TestData.Random(300 + i, 50 + i))]);
 
+    /// <summary>What the patch puts in a TXD (whose entries are textures from DDS files): a 4x4 DXT1 DDS with two mips.</summary>
+    public static readonly byte[] DdsReplacement = ArchiveEmu.TestSupport.Textures.DdsTestWriter.Write(ArchiveEmu.TestSupport.Textures.TextureFormat.Dxt1, 4, 4, mipCount: 2, seed: 7);
+
     public static FuzzOutcome Run(IArchiveFormat format, string path, TimeSpan? timeLimit = null)
     {
         var limit = timeLimit ?? TimeLimit;
@@ -98,7 +101,8 @@ internal static class FuzzCase
     // Replace the first entry and add one, so the builder's layout code runs on whatever the reader accepted.
     private static ArchivePatch Patch(IArchiveFormat format, ArchiveIndex index)
     {
-        var bytes = EntryInput.FromBytes(Replacement);
+        bool textures = format.Name == "txd"; // a texture dictionary takes DDS files, named <texture>.dds
+        var bytes = EntryInput.FromBytes(textures ? DdsReplacement : Replacement);
         var changes = new List<EntryChange>();
         if (format.Addressing == EntryAddressing.ByIndex)
         {
@@ -110,7 +114,7 @@ internal static class FuzzCase
         {
             if (index.Entries.FirstOrDefault(e => e.Name is not null) is { } first)
                 changes.Add(new EntryChange(EntryKey.ByName(first.Name!), bytes, "fuzz"));
-            changes.Add(new EntryChange(EntryKey.ByName("fuzz_added.bin"), bytes, "fuzz"));
+            changes.Add(new EntryChange(EntryKey.ByName(textures ? "fuzz_added.dds" : "fuzz_added.bin"), bytes, "fuzz"));
         }
         return new ArchivePatch(changes);
     }

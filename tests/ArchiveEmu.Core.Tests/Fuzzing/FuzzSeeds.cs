@@ -1,13 +1,14 @@
 using System.Formats.Tar;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Cri;
+using ArchiveEmu.TestSupport.Textures;
 
 namespace ArchiveEmu.Core.Tests.Fuzzing;
 
 /// <summary>Valid originals to mutate, per format: the fixtures where there are some, the test writers for the rest.</summary>
 internal static class FuzzSeeds
 {
-    public static readonly string[] Formats = ["acb", "afs", "awb", "cpk", "img", "pak", "tar", "zip"];
+    public static readonly string[] Formats = ["acb", "afs", "awb", "cpk", "img", "pak", "tar", "txd", "zip"];
 
     public static IReadOnlyList<(string Name, byte[] Bytes)> For(string format) => format switch
     {
@@ -40,6 +41,12 @@ internal static class FuzzSeeds
         "img" => [("writer", ImgTestWriter.Write([("a.dff", Small(8)), ("b.txd", Small(9)), ("c.col", Small(10))]))],
         "pak" => PakTestLayout.All.Select(layout => ($"writer {layout}", PakTestWriter.Write(layout, [("a.bin", Small(11)), ("dir/b.bin", Small(12))]))).ToArray(),
         "tar" => [("System.Formats.Tar pax", Tar(TarEntryFormat.Pax)), ("System.Formats.Tar gnu", Tar(TarEntryFormat.Gnu))],
+        "txd" =>
+        [
+            ("writer, D3D9", TxdTestWriter.Write([TxdTestWriter.Texture.Create(9, "body", "bodya", TextureFormat.Dxt1, 16, 8, 3, seed: 20),
+                TxdTestWriter.Texture.Create(9, "glass", "", TextureFormat.A8R8G8B8, 4, 4, 2, seed: 21)])),
+            ("writer, D3D8", TxdTestWriter.Write([TxdTestWriter.Texture.Create(8, "wheel", "", TextureFormat.Dxt5, 8, 8, 1, seed: 22)], deviceId: 1, libraryId: 0x0C02FFFF)),
+        ],
         "zip" => [("fixtures/ui.zip", Fixture("game/data/ui.zip"))],
         _ => throw new ArgumentOutOfRangeException(nameof(format), format, "no seeds"),
     };

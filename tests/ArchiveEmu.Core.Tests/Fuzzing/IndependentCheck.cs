@@ -3,6 +3,7 @@ using System.IO.Compression;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Cri;
+using ArchiveEmu.TestSupport.Textures;
 
 namespace ArchiveEmu.Core.Tests.Fuzzing;
 
@@ -15,7 +16,7 @@ internal sealed record IndependentView(Dictionary<string, string?> Entries, bool
 
 /// <summary>
 /// Compares what the product built from an accepted mutant with what an independent reader sees in the mutant itself:
-/// the Python readers in TestSupport for AFS, AWB, IMG and PAK; the BCL's ZipArchive and TarReader for ZIP and tar.
+/// the Python readers in TestSupport for AFS, AWB, IMG and PAK; TxdIndependentReader for TXD; the BCL's ZipArchive and TarReader for ZIP and tar.
 /// Every entry the reader can read in the mutant must read the same in the unchanged build and in the patched one
 /// (except the replaced entry, which must be <see cref="FuzzCase.Replacement"/>, as must the added one). Entries the
 /// reader cannot read in the mutant are skipped; a mutant it rejects whole is not checked.
@@ -37,6 +38,7 @@ internal static class IndependentCheck
             : View(es.Select(e => (e.Name.ToLowerInvariant(), (string?)e.Sha256)))).ToArray(),
         "pak" => PakIndependentReader.TryReadMany(paths, pakVariant).Select(ms => ms is null ? null
             : View(ms.Select(m => (m.Name, (string?)m.Sha256)))).ToArray(),
+        "txd" => paths.Select(ReadTxd).ToArray(),
         "zip" => paths.Select(ReadZip).ToArray(),
         "tar" => paths.Select(ReadTar).ToArray(),
         _ => throw new ArgumentOutOfRangeException(nameof(format), format, "no independent reader"),
@@ -54,7 +56,12 @@ internal static class IndependentCheck
         }
         foreach (var problem in Differences("unchanged", mutant, unchanged, replaced: null, added: null, ""))
             yield return problem;
-        string replacement = Sha(format == "img" ? [.. FuzzCase.Replacement, .. new byte[ImgSector - FuzzCase.Replacement.Length]] : FuzzCase.Replacement);
+        string replacement = format switch
+        {
+            "img" => Sha([.. FuzzCase.Replacement, .. new byte[ImgSector - FuzzCase.Replacement.Length]]),
+            "txd" => Sha(FuzzCase.DdsReplacement[DdsTestWriter.HeaderSize..]), // a texture's levels, which fill the DDS after its header
+            _ => Sha(FuzzCase.Replacement),
+        };
         foreach (var problem in Differences("patched", mutant, patched, built.Replaced is { } r ? Key(format, r) : null, built.Added is { } a ? Key(format, a) : null, replacement))
             yield return problem;
     }
@@ -90,7 +97,7 @@ internal static class IndependentCheck
     }
 
     private static string Key(string format, EntryKey key) =>
-        key.IsIndex ? $"#{key.Index}" : format == "img" ? key.Name!.ToLowerInvariant() : key.Name!;
+        key.IsIndex ? $"#{key.Index}" : format is "img" or "txd" ? key.Name!.ToLowerInvariant() : key.Name!;
 
     private static IndependentView View(IEnumerable<(string Key, string? Sha)> entries, bool complete = true)
     {
@@ -122,6 +129,21 @@ internal static class IndependentCheck
             return null;
         }
         return View(entries);
+    }
+
+    // A texture is its name (as TXD lookups ignore case) and the bytes of its levels, one after another; the header
+    // fields a replacement keeps are checked by the TXD tests.
+    private static IndependentView? ReadTxd(string path)
+    {
+        try
+        {
+            var txd = TxdIndependentReader.Read(File.ReadAllBytes(path), path);
+            return View(txd.Textures.Select(t => (t.Name.ToLowerInvariant() + ".dds", (string?)Sha(t.Levels.SelectMany(l => l).ToArray()))));
+        }
+        catch (Exception e) when (e is InvalidDataException or ArgumentException)
+        {
+            return null;
+        }
     }
 
     private static IndependentView? ReadTar(string path)

@@ -1,5 +1,6 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.VirtualFiles;
+using ArchiveEmu.TestSupport.Textures;
 
 namespace ArchiveEmu.Core.Tests.Fuzzing;
 
@@ -48,10 +49,9 @@ internal static class FuzzCase
             _ = ArchiveFormats.Detect(path);
             var index = format.ReadIndex(path);
             var unchanged = ReadAll(format.Build(index, ArchivePatch.Empty), fileLength);
-            var patch = Patch(format, index);
+            var (patch, replaced, added) = format.Name == "spd" ? SpdPatch(index) : Patch(format, index);
             var patched = ReadAll(format.Build(index, patch), fileLength);
-            var changes = patch.Changes.Select(c => c.Key).ToArray();
-            var built = new BuiltMutant(unchanged, patched, changes.Length == 2 ? changes[0] : null, changes[^1]);
+            var built = new BuiltMutant(unchanged, patched, replaced, added);
             return Checked(new FuzzOutcome(true, null, null) { Built = built }, before, budget);
         }
         catch (IOException e) when (e.Message.Contains(path, StringComparison.Ordinal))
@@ -71,8 +71,21 @@ internal static class FuzzCase
         return used <= budget ? outcome : outcome with { Finding = $"allocated {used:N0} bytes for a small file (budget {budget:N0})" };
     }
 
+    /// <summary>What an SPD's patch injects: a DDS file (an SPD's mod textures must be one), not zeros.</summary>
+    public static readonly byte[] SpdReplacement = DdsTestWriter.Write(TextureFormat.Dxt1, 8, 8, seed: 7);
+
+    // SPD by FEF's rules: tex_<first>.dds adds the DDS as texture max+1 and moves texture <first>'s sprites to it; no entry is replaced.
+    private static (ArchivePatch, EntryKey?, EntryKey) SpdPatch(ArchiveIndex index)
+    {
+        var ids = index.Entries.Where(e => e.Name!.StartsWith("tex_", StringComparison.Ordinal))
+            .Select(e => int.Parse(e.Name!.AsSpan(4, e.Name!.Length - 8), System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        var key = EntryKey.ByName($"tex_{(ids.Count == 0 ? 0 : ids[0])}.dds");
+        var patch = new ArchivePatch([new EntryChange(key, EntryInput.FromBytes(SpdReplacement), "fuzz")]);
+        return (patch, null, EntryKey.ByName($"tex_{(ids.Count == 0 ? 0 : ids.Max() + 1)}.dds"));
+    }
+
     // Replace the first entry and add one, so the builder's layout code runs on whatever the reader accepted.
-    private static ArchivePatch Patch(IArchiveFormat format, ArchiveIndex index)
+    private static (ArchivePatch, EntryKey?, EntryKey) Patch(IArchiveFormat format, ArchiveIndex index)
     {
         var bytes = EntryInput.FromBytes(Replacement);
         var changes = new List<EntryChange>();
@@ -88,7 +101,7 @@ internal static class FuzzCase
                 changes.Add(new EntryChange(EntryKey.ByName(first.Name!), bytes, "fuzz"));
             changes.Add(new EntryChange(EntryKey.ByName("fuzz_added.bin"), bytes, "fuzz"));
         }
-        return new ArchivePatch(changes);
+        return (new ArchivePatch(changes), changes.Count == 2 ? changes[0].Key : null, changes[^1].Key);
     }
 
     private static byte[] ReadAll(EmulatedArchive archive, long fileLength)

@@ -37,6 +37,7 @@ internal static class IndependentCheck
             : View(es.Select(e => (e.Name.ToLowerInvariant(), (string?)e.Sha256)))).ToArray(),
         "pak" => PakIndependentReader.TryReadMany(paths, pakVariant).Select(ms => ms is null ? null
             : View(ms.Select(m => (m.Name, (string?)m.Sha256)))).ToArray(),
+        "spd" => paths.Select(ReadSpd).ToArray(),
         "zip" => paths.Select(ReadZip).ToArray(),
         "tar" => paths.Select(ReadTar).ToArray(),
         _ => throw new ArgumentOutOfRangeException(nameof(format), format, "no independent reader"),
@@ -54,7 +55,12 @@ internal static class IndependentCheck
         }
         foreach (var problem in Differences("unchanged", mutant, unchanged, replaced: null, added: null, ""))
             yield return problem;
-        string replacement = Sha(format == "img" ? [.. FuzzCase.Replacement, .. new byte[ImgSector - FuzzCase.Replacement.Length]] : FuzzCase.Replacement);
+        string replacement = Sha(format switch
+        {
+            "img" => [.. FuzzCase.Replacement, .. new byte[ImgSector - FuzzCase.Replacement.Length]],
+            "spd" => FuzzCase.SpdReplacement,
+            _ => FuzzCase.Replacement,
+        });
         foreach (var problem in Differences("patched", mutant, patched, built.Replaced is { } r ? Key(format, r) : null, Key(format, built.Added), replacement))
             yield return problem;
     }
@@ -107,6 +113,20 @@ internal static class IndependentCheck
         System.Text.Encoding.RegisterProvider(System.Text.CodePagesEncodingProvider.Instance);
         return System.Text.Encoding.GetEncoding(437);
     });
+
+    // The textures by entry name; sprites are checked by the SPD tests (a patch moves some of them on purpose).
+    private static IndependentView? ReadSpd(string path)
+    {
+        try
+        {
+            var spd = ArchiveEmu.TestSupport.Textures.SpdIndependentReader.Read(File.ReadAllBytes(path), path);
+            return View(spd.Textures.Select(t => ($"tex_{t.Id}.dds", (string?)Sha(t.Dds))));
+        }
+        catch (InvalidDataException)
+        {
+            return null;
+        }
+    }
 
     private static IndependentView? ReadZip(string path)
     {

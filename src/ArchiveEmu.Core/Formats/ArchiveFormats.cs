@@ -15,14 +15,15 @@ public static class ArchiveFormats
         Acb.AcbFormat.Instance, // an @UTF table named Header: before CPK, whose @UTF follows "CPK "
         Cpk.CpkFormat.Instance,
         Img.ImgFormat.Instance,
-        Spd.SpdFormat.Instance, // SPR0 at offset 0 (P4G's SPR keeps its SPR0 at offset 8)
+        Spd.SpdFormat.Instance, // SPR0 at offset 0
+        Spr.SprFormat.Instance, // SPR0 at offset 8
         Tar.TarFormat.Instance,
         Zip.ZipFormat.Instance,
         Pak.PakFormat.Instance, // heuristic (no magic): keep last
     };
 
     /// <summary>The formats' names as messages list them.</summary>
-    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, SPD";
+    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, SPD, SPR";
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
     public static IArchiveFormat? ByName(string name) =>

@@ -2,7 +2,7 @@ using System.Globalization;
 
 namespace ArchiveEmu.Core.Formats.Spd;
 
-/// <summary>What a mod file in an SPD's folder does, by FileEmulationFramework's SPD naming (docs/DESIGN.md, "FEF's SPD rules").</summary>
+/// <summary>What a mod file in an SPD's (or SPR's, with .tmx and .sprt) folder does, by FileEmulationFramework's SPD naming (docs/DESIGN.md, "FEF's SPD rules").</summary>
 internal enum SpdModKind
 {
     /// <summary><c>tex_&lt;id&gt;.dds</c>, <c>tex_&lt;id&gt;~&lt;ids&gt;.dds</c>: a new texture for every sprite on texture id but the listed ones.</summary>
@@ -22,18 +22,18 @@ internal sealed record SpdModName(SpdModKind Kind, int TextureId, IReadOnlyList<
     /// Parses <paramref name="name"/>, or null when it follows none of the rules. Sprite lists are IDs and ranges joined by
     /// '_' (<c>15_20_25-30</c>); prefixes and extensions ignore case, as FEF's do.
     /// </summary>
-    public static SpdModName? Parse(string name)
+    public static SpdModName? Parse(string name, string textureExtension = ".dds", string spriteExtension = ".spdspr")
     {
         if (name.Contains('/') || name.Contains('\\'))
             return null;
-        if (name.EndsWith(".spdspr", StringComparison.OrdinalIgnoreCase))
+        if (name.EndsWith(spriteExtension, StringComparison.OrdinalIgnoreCase))
         {
-            string id = name[..^".spdspr".Length];
+            string id = name[..^spriteExtension.Length];
             return StartsWith(id, "spr_") && ParseId(id[4..]) is { } sprite ? new SpdModName(SpdModKind.SpriteRecord, -1, [(sprite, sprite)]) : null;
         }
-        if (!name.EndsWith(".dds", StringComparison.OrdinalIgnoreCase))
+        if (!name.EndsWith(textureExtension, StringComparison.OrdinalIgnoreCase))
             return null;
-        string stem = name[..^".dds".Length];
+        string stem = name[..^textureExtension.Length];
         if (StartsWith(stem, "spr_"))
             return ParseList(stem[4..]) is { } listed ? new SpdModName(SpdModKind.TextureForSprites, -1, listed) : null;
         if (!StartsWith(stem, "tex_"))
@@ -71,4 +71,7 @@ internal sealed record SpdModName(SpdModKind Kind, int TextureId, IReadOnlyList<
 
     /// <summary>The rules in words, for the error a bad name gets.</summary>
     public const string Rules = "tex_<id>.dds, tex_<id>~<ids>.dds, spr_<ids>.dds (ids like 15_20_25-30) or spr_<id>.spdspr";
+
+    /// <summary>The SPR rules in words: TMX textures, <c>.sprt</c> sprite records, IDs that are table positions.</summary>
+    public const string SprRules = "tex_<index>.tmx, tex_<index>~<indexes>.tmx, spr_<indexes>.tmx (like 15_20_25-30) or spr_<index>.sprt";
 }

@@ -26,7 +26,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     /// <summary>Adds the entries of one mod's FEF folders to the archives they match; <paramref name="archiveAt"/> gives a game archive's changes.</summary>
     public void Add(string modRoot, string modName, ReloadedModLayout layout, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
-        var emulators = Emulators(modRoot, layout, warnings).OrderBy(e => e.Format == "spd").ToArray(); // PAK dummies claim their sprite folders first
+        var emulators = Emulators(modRoot, layout, warnings).OrderBy(e => IsSprite(e)).ToArray(); // PAK dummies claim their sprite folders first
         var spdFolders = emulators.Where(e => e.Format == "spd").SelectMany(e => SpdFolders(modRoot, e)).ToList();
         foreach (var emulator in emulators)
         {
@@ -44,13 +44,15 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
             foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, fEmulator))
             {
                 string type = Path.GetFileName(path).ToUpperInvariant();
-                if (isFolder && type is "AFS" or "AWB" or "PAK" or "SPD")
-                    yield return type switch
-                    {
-                        "PAK" => new Emulator(path, "FEmulator/PAK", "pak", null, EntryAddressing.ByName),
-                        "SPD" => new Emulator(path, "FEmulator/SPD", "spd", ".spd", EntryAddressing.ByName),
-                        _ => new Emulator(path, $"FEmulator/{type}", type.ToLowerInvariant(), "." + type.ToLowerInvariant(), EntryAddressing.ByIndex),
-                    };
+                if (isFolder && type == "SPD")
+                {
+                    // FEF's SPD emulator takes both sprite containers from the one folder.
+                    yield return new Emulator(path, "FEmulator/SPD", "spd", ".spd", EntryAddressing.ByName);
+                    yield return new Emulator(path, "FEmulator/SPD", "spr", ".spr", EntryAddressing.ByName);
+                }
+                else if (isFolder && type is "AFS" or "AWB" or "PAK")
+                    yield return type == "PAK" ? new Emulator(path, "FEmulator/PAK", "pak", null, EntryAddressing.ByName)
+                        : new Emulator(path, $"FEmulator/{type}", type.ToLowerInvariant(), "." + type.ToLowerInvariant(), EntryAddressing.ByIndex);
                 else
                     warnings.Add($"{path}: ArchiveEmu reads FEmulator/AFS, FEmulator/AWB, FEmulator/PAK and FEmulator/SPD only; this {(isFolder ? "folder" : "file")} is not used");
             }
@@ -98,8 +100,8 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         var unmatched = new SortedSet<string>(StringComparer.Ordinal);
         foreach (var file in GamePaths.FilesInside(modRoot, emulator.Folder))
         {
-            if (emulator.Format == "spd" && spdFolders.Any(f => f.Used && f.Files.Contains(file)))
-                continue; // reached through a PAK's dummy file (FEF's "Sprites in PAK Files")
+            if (IsSprite(emulator) && (spdFolders.Any(f => f.Used && f.Files.Contains(file)) || !ForThisContainer(emulator, file)))
+                continue; // reached through a PAK's dummy file (FEF's "Sprites in PAK Files"), or the other container type's
             var parts = RouteOf(emulator, file).Split('/');
             bool placed = false;
             for (int k = 1; k < parts.Length && !placed; k++)
@@ -123,6 +125,15 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         }
         foreach (var folder in unmatched)
             warnings.Add(NoMatch(folder, emulator, RouteOf(emulator, folder)));
+    }
+
+    private static bool IsSprite(Emulator emulator) => emulator.Format is "spd" or "spr";
+
+    /// <summary>FEmulator/SPD feeds two formats: an SPR pass takes the files in a <c>.spr</c> folder, the SPD pass all others (and warns of strays).</summary>
+    private static bool ForThisContainer(Emulator emulator, string file)
+    {
+        bool inSpr = RouteOf(emulator, file).Split('/')[..^1].Any(p => p.EndsWith(".spr", StringComparison.OrdinalIgnoreCase));
+        return emulator.Format == "spr" ? inSpr : !inSpr;
     }
 
     /// <summary>A folder of FEmulator/SPD holding files: its route (the SPD's path, or its end) and its files; Used once a PAK's dummy file reached it.</summary>

@@ -94,6 +94,38 @@ public sealed class SpdRouteTests
         Assert.That(plan.Warnings, Is.Empty);
     }
 
+    private static void AssertSprTexture1Replaced(byte[] served, byte[] tmx)
+    {
+        var original = SprIndependentReader.Read(SprTests.Original(), "original SPR");
+        var built = SprIndependentReader.Read(served, "served SPR");
+        Assert.That(built.Textures.Select(t => t.Tmx.Bytes), Is.EqualTo(original.Textures.Select(t => t.Tmx.Bytes).Append(tmx)));
+        Assert.That(built.Sprites.Select(s => s.TextureIndex), Is.EqualTo(new[] { 0, 2, 2 }));
+    }
+
+    [Test]
+    public void FemulatorSpdFolder_NamedLikeAnSpr_ChangesTheGameSpr_WithTmxTextures_AndTheSpdBesideItToo()
+    {
+        _dir.Write("game/event/map.spr", SprTests.Original());
+        _dir.Write("game/font/chat.spd", SpdTests.Original());
+        var tmx = SprTests.Tmx(40, 8);
+        var dds = SpdTests.Dds(41);
+        _dir.Write("mod/FEmulator/SPD/map.spr/tex_1.tmx", tmx);
+        _dir.Write("mod/FEmulator/SPD/chat.spd/tex_1.dds", dds);
+        AssertSprTexture1Replaced(Serve("event/map.spr"), tmx);
+        AssertTexture1Replaced(Serve("font/chat.spd"), dds);
+        Assert.That(EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Warnings, Is.Empty);
+    }
+
+    [Test]
+    public void SprInsideAPak_FefsDummyFileConvention_AsTheIssueWritesIt()
+    {
+        _dir.Write("game/init_free.bin", PakTestWriter.Write(V2, [("smap/i_mini_map01.spr", SprTests.Original())]));
+        _dir.Write("mod/FEmulator/PAK/init_free.bin/smap/i_mini_map01.spr", []);
+        var tmx = SprTests.Tmx(42, 8);
+        _dir.Write("mod/FEmulator/SPD/init_free.bin/smap/i_mini_map01.spr/tex_1.tmx", tmx);
+        AssertSprTexture1Replaced(ReadPak(Serve("init_free.bin")).Single().Bytes, tmx);
+    }
+
     [Test]
     public void SpdInsideAPak_TheNestedFemulatorPakRoute_ChangesTheInnerSpd()
     {

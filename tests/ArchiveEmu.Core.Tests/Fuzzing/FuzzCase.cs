@@ -49,7 +49,7 @@ internal static class FuzzCase
             _ = ArchiveFormats.Detect(path);
             var index = format.ReadIndex(path);
             var unchanged = ReadAll(format.Build(index, ArchivePatch.Empty), fileLength);
-            var (patch, replaced, added) = format.Name == "spd" ? SpdPatch(index) : Patch(format, index);
+            var (patch, replaced, added) = format.Name switch { "spd" => SpdPatch(index), "spr" => SprPatch(index), _ => Patch(format, index) };
             var patched = ReadAll(format.Build(index, patch), fileLength);
             var built = new BuiltMutant(unchanged, patched, replaced, added);
             return Checked(new FuzzOutcome(true, null, null) { Built = built }, before, budget);
@@ -82,6 +82,17 @@ internal static class FuzzCase
         var key = EntryKey.ByName($"tex_{(ids.Count == 0 ? 0 : ids[0])}.dds");
         var patch = new ArchivePatch([new EntryChange(key, EntryInput.FromBytes(SpdReplacement), "fuzz")]);
         return (patch, null, EntryKey.ByName($"tex_{(ids.Count == 0 ? 0 : ids.Max() + 1)}.dds"));
+    }
+
+    /// <summary>What an SPR's patch injects: a TMX file.</summary>
+    public static readonly byte[] SprReplacement = TmxTestWriter.Write(4, 4, seed: 7);
+
+    // SPR: tex_0.tmx adds the TMX as texture <count> and moves texture 0's sprites to it.
+    private static (ArchivePatch, EntryKey?, EntryKey) SprPatch(ArchiveIndex index)
+    {
+        int textures = index.Entries.Count(e => e.Name!.StartsWith("tex_", StringComparison.Ordinal));
+        var patch = new ArchivePatch([new EntryChange(EntryKey.ByName("tex_0.tmx"), EntryInput.FromBytes(SprReplacement), "fuzz")]);
+        return (patch, null, EntryKey.ByName($"tex_{textures}.tmx"));
     }
 
     // Replace the first entry and add one, so the builder's layout code runs on whatever the reader accepted.

@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Tests.Fuzzing;
 /// <summary>Valid originals to mutate, per format: the fixtures where there are some, the test writers for the rest.</summary>
 internal static class FuzzSeeds
 {
-    public static readonly string[] Formats = ["afs", "awb", "cpk", "img", "pak", "spd", "tar", "zip"];
+    public static readonly string[] Formats = ["afs", "awb", "cpk", "img", "pak", "spd", "spr", "tar", "zip"];
 
     public static IReadOnlyList<(string Name, byte[] Bytes)> For(string format) => format switch
     {
@@ -38,6 +38,11 @@ internal static class FuzzSeeds
                     new(2, DdsTestWriter.Write(TextureFormat.A8R8G8B8, 4, 4, seed: 22))],
                 [new(0, 0, 0, 0, 4, 4), new(1, 4, 0, 0, 8, 4), new(7, 0, 4, 4, 4, 4), new(3, 2, 0, 0, 4, 4)])),
             ("writer, no sprites", SpdTestWriter.Write([new(1, DdsTestWriter.Write(TextureFormat.Dxt3, 4, 4, seed: 23))], [])),
+        ],
+        "spr" =>
+        [
+            ("writer, 2 TMX, 3 sprites", SprTestWriter.Write([TmxTestWriter.Write(4, 4, seed: 24), TmxTestWriter.Write(8, 2, seed: 25, comment: "b")],
+                [new(0, 0, 0, 4, 4, "a"), new(1, 0, 0, 8, 2), new(0, 1, 1, 2, 2)])),
         ],
         "tar" => [("System.Formats.Tar pax", Tar(TarEntryFormat.Pax)), ("System.Formats.Tar gnu", Tar(TarEntryFormat.Gnu))],
         "zip" => [("fixtures/ui.zip", Fixture("game/data/ui.zip"))],

@@ -38,6 +38,7 @@ internal static class IndependentCheck
         "pak" => PakIndependentReader.TryReadMany(paths, pakVariant).Select(ms => ms is null ? null
             : View(ms.Select(m => (m.Name, (string?)m.Sha256)))).ToArray(),
         "spd" => paths.Select(ReadSpd).ToArray(),
+        "spr" => paths.Select(ReadSpr).ToArray(),
         "zip" => paths.Select(ReadZip).ToArray(),
         "tar" => paths.Select(ReadTar).ToArray(),
         _ => throw new ArgumentOutOfRangeException(nameof(format), format, "no independent reader"),
@@ -59,6 +60,7 @@ internal static class IndependentCheck
         {
             "img" => [.. FuzzCase.Replacement, .. new byte[ImgSector - FuzzCase.Replacement.Length]],
             "spd" => FuzzCase.SpdReplacement,
+            "spr" => FuzzCase.SprReplacement,
             _ => FuzzCase.Replacement,
         });
         foreach (var problem in Differences("patched", mutant, patched, built.Replaced is { } r ? Key(format, r) : null, Key(format, built.Added), replacement))
@@ -121,6 +123,19 @@ internal static class IndependentCheck
         {
             var spd = ArchiveEmu.TestSupport.Textures.SpdIndependentReader.Read(File.ReadAllBytes(path), path);
             return View(spd.Textures.Select(t => ($"tex_{t.Id}.dds", (string?)Sha(t.Dds))));
+        }
+        catch (InvalidDataException)
+        {
+            return null;
+        }
+    }
+
+    private static IndependentView? ReadSpr(string path)
+    {
+        try
+        {
+            var spr = ArchiveEmu.TestSupport.Textures.SprIndependentReader.Read(File.ReadAllBytes(path), path);
+            return View(spr.Textures.Select(t => ($"tex_{t.Index}.tmx", (string?)Sha(t.Tmx.Bytes))));
         }
         catch (InvalidDataException)
         {

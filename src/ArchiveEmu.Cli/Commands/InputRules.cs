@@ -11,6 +11,8 @@ internal sealed class InputRules
 {
     private readonly Dictionary<int, string> _byIndex = new();
     private readonly Dictionary<string, string> _byName;
+    // A format whose emulated entries are not named as the mod's files (SPD: tex_1.dds becomes a new texture tex_3.dds) hands on the input.
+    private readonly Dictionary<EntryInput, string> _byInput = new(ReferenceEqualityComparer.Instance);
 
     public InputRules(ArchiveRoute? route)
     {
@@ -19,6 +21,8 @@ internal sealed class InputRules
         {
             if (change.Rule is not { } rule)
                 continue;
+            if (change.Input is { } input)
+                _byInput.TryAdd(input, rule);
             if (change.Key.IsIndex)
                 _byIndex[change.Key.Index] = rule;
             else
@@ -30,7 +34,8 @@ internal sealed class InputRules
     public string? Of(EmulatedEntry entry) =>
         entry.State == EntryState.Original ? null
         : _byIndex.TryGetValue(entry.Index, out var byIndex) ? byIndex
-        : entry.Name is { } name && _byName.TryGetValue(name, out var byName) ? byName : null;
+        : entry.Name is { } name && _byName.TryGetValue(name, out var byName) ? byName
+        : entry.Input is { } input && _byInput.TryGetValue(input, out var byInput) ? byInput : null;
 
     /// <summary>"FEmulator/AFS/Sound.afs 2 entries, mirror 1 entry": how many changes each rule placed, most first.</summary>
     public static string Summary(ArchiveRoute route) => string.Join(", ", route.Patch.Changes

@@ -15,6 +15,8 @@ public static class ArchiveFormats
         Acb.AcbFormat.Instance, // an @UTF table named Header: before CPK, whose @UTF follows "CPK "
         Cpk.CpkFormat.Instance,
         Img.ImgFormat.Instance,
+        Spd.SpdFormat.Instance, // SPR0 at offset 0
+        Spr.SprFormat.Instance, // SPR0 at offset 8
         Img.ImgV1Format.Instance, // no magic: Detect finds it by the .dir beside it, after every format with one, before PAK
         Tar.TarFormat.Instance,
         Zip.ZipFormat.Instance,
@@ -23,7 +25,7 @@ public static class ArchiveFormats
     };
 
     /// <summary>The formats' names as messages list them.</summary>
-    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, IMG v1 with its .dir, RenderWare TXD";
+    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, IMG v1 with its .dir, RenderWare TXD, SPD, SPR";
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
     public static IArchiveFormat? ByName(string name) =>

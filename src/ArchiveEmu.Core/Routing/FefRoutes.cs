@@ -26,10 +26,12 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     /// <summary>Adds the entries of one mod's FEF folders to the archives they match; <paramref name="archiveAt"/> gives a game archive's changes.</summary>
     public void Add(string modRoot, string modName, ReloadedModLayout layout, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
-        foreach (var emulator in Emulators(modRoot, layout, warnings))
+        var emulators = Emulators(modRoot, layout, warnings).OrderBy(e => IsSprite(e)).ToArray(); // PAK dummies claim their sprite folders first
+        var spdFolders = emulators.Where(e => e.Format == "spd").SelectMany(e => SpdFolders(modRoot, e)).ToList();
+        foreach (var emulator in emulators)
         {
             if (emulator.Addressing == EntryAddressing.ByName)
-                AddNamed(modRoot, modName, emulator, archiveAt, warnings);
+                AddNamed(modRoot, modName, emulator, archiveAt, warnings, spdFolders);
             else
                 AddIndexed(modRoot, modName, emulator, emulator.Folder, archiveAt, warnings);
         }
@@ -42,11 +44,17 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
             foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, fEmulator))
             {
                 string type = Path.GetFileName(path).ToUpperInvariant();
-                if (isFolder && type is "AFS" or "AWB" or "PAK")
+                if (isFolder && type == "SPD")
+                {
+                    // FEF's SPD emulator takes both sprite containers from the one folder.
+                    yield return new Emulator(path, "FEmulator/SPD", "spd", ".spd", EntryAddressing.ByName);
+                    yield return new Emulator(path, "FEmulator/SPD", "spr", ".spr", EntryAddressing.ByName);
+                }
+                else if (isFolder && type is "AFS" or "AWB" or "PAK")
                     yield return type == "PAK" ? new Emulator(path, "FEmulator/PAK", "pak", null, EntryAddressing.ByName)
                         : new Emulator(path, $"FEmulator/{type}", type.ToLowerInvariant(), "." + type.ToLowerInvariant(), EntryAddressing.ByIndex);
                 else
-                    warnings.Add($"{path}: ArchiveEmu reads FEmulator/AFS, FEmulator/AWB and FEmulator/PAK only; this {(isFolder ? "folder" : "file")} is not used");
+                    warnings.Add($"{path}: ArchiveEmu reads FEmulator/AFS, FEmulator/AWB, FEmulator/PAK and FEmulator/SPD only; this {(isFolder ? "folder" : "file")} is not used");
             }
         }
         if (layout.AfsRedirector is { } afsRedirector)
@@ -86,11 +94,14 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     /// PAK: a file's route is the shortest run of its leading folders that matches a game PAK; the rest of its path names the
     /// entry, or goes through one that holds an archive (FEF's "PAKs within PAKs"), by FEF's naming: no <c>.del</c>.
     /// </summary>
-    private void AddNamed(string modRoot, string modName, Emulator emulator, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
+    private void AddNamed(string modRoot, string modName, Emulator emulator, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings,
+        List<SpdFolder> spdFolders)
     {
         var unmatched = new SortedSet<string>(StringComparer.Ordinal);
         foreach (var file in GamePaths.FilesInside(modRoot, emulator.Folder))
         {
+            if (IsSprite(emulator) && (spdFolders.Any(f => f.Used && f.Files.Contains(file)) || !ForThisContainer(emulator, file)))
+                continue; // reached through a PAK's dummy file (FEF's "Sprites in PAK Files"), or the other container type's
             var parts = RouteOf(emulator, file).Split('/');
             bool placed = false;
             for (int k = 1; k < parts.Length && !placed; k++)
@@ -102,13 +113,58 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
                 placed = true;
                 string entry = string.Join('/', parts[k..]);
                 foreach (var archive in archives)
-                    archive.Changes(archiveAt).AddPath(modRoot, modName, entry, file, $"{emulator.Rule}/{route}", route.Length, EntryFileName.ParseFef);
+                {
+                    if (emulator.Format == "pak" && SpdFolderFor($"{archive.Relative}/{entry}", spdFolders) is { } sprites)
+                        AddThroughDummy(modRoot, modName, archive.Changes(archiveAt), entry, sprites, route.Length);
+                    else
+                        archive.Changes(archiveAt).AddPath(modRoot, modName, entry, file, $"{emulator.Rule}/{route}", route.Length, EntryFileName.ParseFef);
+                }
             }
             if (!placed)
                 unmatched.Add(Path.GetDirectoryName(file)!);
         }
         foreach (var folder in unmatched)
             warnings.Add(NoMatch(folder, emulator, RouteOf(emulator, folder)));
+    }
+
+    private static bool IsSprite(Emulator emulator) => emulator.Format is "spd" or "spr";
+
+    /// <summary>FEmulator/SPD feeds two formats: an SPR pass takes the files in a <c>.spr</c> folder, the SPD pass all others (and warns of strays).</summary>
+    private static bool ForThisContainer(Emulator emulator, string file)
+    {
+        bool inSpr = RouteOf(emulator, file).Split('/')[..^1].Any(p => p.EndsWith(".spr", StringComparison.OrdinalIgnoreCase));
+        return emulator.Format == "spr" ? inSpr : !inSpr;
+    }
+
+    /// <summary>A folder of FEmulator/SPD holding files: its route (the SPD's path, or its end) and its files; Used once a PAK's dummy file reached it.</summary>
+    private sealed record SpdFolder(string Route, string Folder, HashSet<string> Files)
+    {
+        public bool Used { get; set; }
+    }
+
+    /// <summary>The folders below FEmulator/SPD named like a sprite container (<c>.spd</c>, <c>.spr</c>) that hold files.</summary>
+    private static IEnumerable<SpdFolder> SpdFolders(string modRoot, Emulator emulator)
+    {
+        var files = GamePaths.FilesInside(modRoot, emulator.Folder).ToArray();
+        return files.GroupBy(f => Path.GetDirectoryName(f)!, StringComparer.Ordinal)
+            .Select(g => new SpdFolder(RouteOf(emulator, g.Key), g.Key, g.ToHashSet(StringComparer.Ordinal)))
+            .Where(f => f.Route.EndsWith(".spd", StringComparison.OrdinalIgnoreCase) || f.Route.EndsWith(".spr", StringComparison.OrdinalIgnoreCase));
+    }
+
+    /// <summary>
+    /// FEF's "Sprites in PAK Files": a PAK entry at <paramref name="innerPath"/> (the game PAK's path, then the entry's) whose FEmulator/SPD
+    /// folder's route ends it, letter case aside, is emulated from that folder; the longest such route wins. Null: no folder, the file replaces the entry.
+    /// </summary>
+    private static SpdFolder? SpdFolderFor(string innerPath, List<SpdFolder> spdFolders) => spdFolders
+        .Where(f => innerPath.Equals(f.Route, StringComparison.OrdinalIgnoreCase) || innerPath.EndsWith("/" + f.Route, StringComparison.OrdinalIgnoreCase))
+        .MaxBy(f => f.Route.Length);
+
+    /// <summary>The dummy file names the PAK entry; the sprite folder's files are the changes inside it, through the nested route.</summary>
+    private static void AddThroughDummy(string modRoot, string modName, ArchiveChanges pak, string entry, SpdFolder sprites, int specificity)
+    {
+        sprites.Used = true;
+        foreach (var file in sprites.Files.Order(StringComparer.Ordinal))
+            pak.AddPath(modRoot, modName, $"{entry}/{Path.GetFileName(file)}", file, $"FEmulator/SPD/{sprites.Route}", specificity, EntryFileName.ParseFef);
     }
 
     private static string RouteOf(Emulator emulator, string path) =>

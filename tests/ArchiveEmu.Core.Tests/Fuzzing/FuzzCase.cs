@@ -1,6 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Formats.Acb;
 using ArchiveEmu.Core.VirtualFiles;
+using ArchiveEmu.TestSupport.Textures;
 
 namespace ArchiveEmu.Core.Tests.Fuzzing;
 
@@ -62,14 +63,15 @@ internal static class FuzzCase
             _ = ArchiveFormats.Detect(path);
             var index = format.ReadIndex(path);
             var unchanged = ReadAll(format.Build(index, ArchivePatch.Empty), fileLength);
-            var patch = Patch(format, index);
+            var (patch, replaced, added) = format.Name switch { "spd" => SpdPatch(index), "spr" => SprPatch(index), _ => Patch(format, index) };
             byte[]? followed = null;
             EmulatedArchive patchedArchive;
             if (index is AcbIndex acb)
             {
                 // An ACB's entries are its in-memory AWB's (none: nothing to patch); one that keeps a streamed AWB's
                 // header is also made to follow an emulated AWB, as routing does for the AWB beside it.
-                patch = acb.MemoryAwb is null ? ArchivePatch.Empty : patch;
+                if (acb.MemoryAwb is null)
+                    (patch, replaced, added) = (ArchivePatch.Empty, null, null);
                 followed = acb.Acb.StreamAwbHeader is null ? null : FollowedAwb;
                 using var awb = followed is null ? null : new VirtualFileBuilder().AppendBytes(followed).Build();
                 patchedArchive = AcbFormat.BuildFollowing(index, patch, awb, "bgm");
@@ -77,8 +79,7 @@ internal static class FuzzCase
             else
                 patchedArchive = format.Build(index, patch);
             var patched = ReadAll(patchedArchive, fileLength);
-            var changes = patch.Changes.Select(c => c.Key).ToArray();
-            var built = new BuiltMutant(unchanged, patched, changes.Length == 2 ? changes[0] : null, changes.Length > 0 ? changes[^1] : null) { FollowedAwb = followed };
+            var built = new BuiltMutant(unchanged, patched, replaced, added) { FollowedAwb = followed };
             return Checked(new FuzzOutcome(true, null, null) { Built = built }, before, budget);
         }
         catch (IOException e) when (e.Message.Contains(path, StringComparison.Ordinal))
@@ -98,8 +99,32 @@ internal static class FuzzCase
         return used <= budget ? outcome : outcome with { Finding = $"allocated {used:N0} bytes for a small file (budget {budget:N0})" };
     }
 
+    /// <summary>What an SPD's patch injects: a DDS file (an SPD's mod textures must be one), not zeros.</summary>
+    public static readonly byte[] SpdReplacement = DdsTestWriter.Write(TextureFormat.Dxt1, 8, 8, seed: 7);
+
+    // SPD by FEF's rules: tex_<first>.dds adds the DDS as texture max+1 and moves texture <first>'s sprites to it; no entry is replaced.
+    private static (ArchivePatch, EntryKey?, EntryKey?) SpdPatch(ArchiveIndex index)
+    {
+        var ids = index.Entries.Where(e => e.Name!.StartsWith("tex_", StringComparison.Ordinal))
+            .Select(e => int.Parse(e.Name!.AsSpan(4, e.Name!.Length - 8), System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        var key = EntryKey.ByName($"tex_{(ids.Count == 0 ? 0 : ids[0])}.dds");
+        var patch = new ArchivePatch([new EntryChange(key, EntryInput.FromBytes(SpdReplacement), "fuzz")]);
+        return (patch, null, EntryKey.ByName($"tex_{(ids.Count == 0 ? 0 : ids.Max() + 1)}.dds"));
+    }
+
+    /// <summary>What an SPR's patch injects: a TMX file.</summary>
+    public static readonly byte[] SprReplacement = TmxTestWriter.Write(4, 4, seed: 7);
+
+    // SPR: tex_0.tmx adds the TMX as texture <count> and moves texture 0's sprites to it.
+    private static (ArchivePatch, EntryKey?, EntryKey?) SprPatch(ArchiveIndex index)
+    {
+        int textures = index.Entries.Count(e => e.Name!.StartsWith("tex_", StringComparison.Ordinal));
+        var patch = new ArchivePatch([new EntryChange(EntryKey.ByName("tex_0.tmx"), EntryInput.FromBytes(SprReplacement), "fuzz")]);
+        return (patch, null, EntryKey.ByName($"tex_{textures}.tmx"));
+    }
+
     // Replace the first entry and add one, so the builder's layout code runs on whatever the reader accepted.
-    private static ArchivePatch Patch(IArchiveFormat format, ArchiveIndex index)
+    private static (ArchivePatch, EntryKey?, EntryKey?) Patch(IArchiveFormat format, ArchiveIndex index)
     {
         bool textures = format.Name == "txd"; // a texture dictionary takes DDS files, named <texture>.dds
         var bytes = EntryInput.FromBytes(textures ? DdsReplacement : Replacement);
@@ -116,7 +141,7 @@ internal static class FuzzCase
                 changes.Add(new EntryChange(EntryKey.ByName(first.Name!), bytes, "fuzz"));
             changes.Add(new EntryChange(EntryKey.ByName(textures ? "fuzz_added.dds" : "fuzz_added.bin"), bytes, "fuzz"));
         }
-        return new ArchivePatch(changes);
+        return (new ArchivePatch(changes), changes.Count == 2 ? changes[0].Key : null, changes[^1].Key);
     }
 
     private static byte[] ReadAll(EmulatedArchive archive, long fileLength)

@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Tests.Fuzzing;
 /// <summary>Valid originals to mutate, per format: the fixtures where there are some, the test writers for the rest.</summary>
 internal static class FuzzSeeds
 {
-    public static readonly string[] Formats = ["acb", "afs", "awb", "cpk", "img", "pak", "tar", "txd", "zip"];
+    public static readonly string[] Formats = ["acb", "afs", "awb", "cpk", "img", "pak", "spd", "spr", "tar", "txd", "zip"];
 
     public static IReadOnlyList<(string Name, byte[] Bytes)> For(string format) => format switch
     {
@@ -40,6 +40,19 @@ internal static class FuzzSeeds
         ],
         "img" => [("writer", ImgTestWriter.Write([("a.dff", Small(8)), ("b.txd", Small(9)), ("c.col", Small(10))]))],
         "pak" => PakTestLayout.All.Select(layout => ($"writer {layout}", PakTestWriter.Write(layout, [("a.bin", Small(11)), ("dir/b.bin", Small(12))]))).ToArray(),
+        "spd" =>
+        [
+            ("writer, 3 textures, 4 sprites", SpdTestWriter.Write(
+                [new(0, DdsTestWriter.Write(TextureFormat.Dxt1, 8, 8, seed: 20), "a"), new(4, DdsTestWriter.Write(TextureFormat.Dxt5, 8, 4, seed: 21)),
+                    new(2, DdsTestWriter.Write(TextureFormat.A8R8G8B8, 4, 4, seed: 22))],
+                [new(0, 0, 0, 0, 4, 4), new(1, 4, 0, 0, 8, 4), new(7, 0, 4, 4, 4, 4), new(3, 2, 0, 0, 4, 4)])),
+            ("writer, no sprites", SpdTestWriter.Write([new(1, DdsTestWriter.Write(TextureFormat.Dxt3, 4, 4, seed: 23))], [])),
+        ],
+        "spr" =>
+        [
+            ("writer, 2 TMX, 3 sprites", SprTestWriter.Write([TmxTestWriter.Write(4, 4, seed: 24), TmxTestWriter.Write(8, 2, seed: 25, comment: "b")],
+                [new(0, 0, 0, 4, 4, "a"), new(1, 0, 0, 8, 2), new(0, 1, 1, 2, 2)])),
+        ],
         "tar" => [("System.Formats.Tar pax", Tar(TarEntryFormat.Pax)), ("System.Formats.Tar gnu", Tar(TarEntryFormat.Gnu))],
         "txd" =>
         [

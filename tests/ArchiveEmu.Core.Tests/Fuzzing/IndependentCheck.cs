@@ -39,6 +39,8 @@ internal static class IndependentCheck
         "pak" => PakIndependentReader.TryReadMany(paths, pakVariant).Select(ms => ms is null ? null
             : View(ms.Select(m => (m.Name, (string?)m.Sha256)))).ToArray(),
         "txd" => paths.Select(ReadTxd).ToArray(),
+        "spd" => paths.Select(ReadSpd).ToArray(),
+        "spr" => paths.Select(ReadSpr).ToArray(),
         "zip" => paths.Select(ReadZip).ToArray(),
         "tar" => paths.Select(ReadTar).ToArray(),
         _ => throw new ArgumentOutOfRangeException(nameof(format), format, "no independent reader"),
@@ -56,12 +58,14 @@ internal static class IndependentCheck
         }
         foreach (var problem in Differences("unchanged", mutant, unchanged, replaced: null, added: null, ""))
             yield return problem;
-        string replacement = format switch
+        string replacement = Sha(format switch
         {
-            "img" => Sha([.. FuzzCase.Replacement, .. new byte[ImgSector - FuzzCase.Replacement.Length]]),
-            "txd" => Sha(FuzzCase.DdsReplacement[DdsTestWriter.HeaderSize..]), // a texture's levels, which fill the DDS after its header
-            _ => Sha(FuzzCase.Replacement),
-        };
+            "img" => [.. FuzzCase.Replacement, .. new byte[ImgSector - FuzzCase.Replacement.Length]],
+            "txd" => FuzzCase.DdsReplacement[DdsTestWriter.HeaderSize..], // a texture's levels, which fill the DDS after its header
+            "spd" => FuzzCase.SpdReplacement,
+            "spr" => FuzzCase.SprReplacement,
+            _ => FuzzCase.Replacement,
+        });
         foreach (var problem in Differences("patched", mutant, patched, built.Replaced is { } r ? Key(format, r) : null, built.Added is { } a ? Key(format, a) : null, replacement))
             yield return problem;
     }
@@ -114,6 +118,33 @@ internal static class IndependentCheck
         System.Text.Encoding.RegisterProvider(System.Text.CodePagesEncodingProvider.Instance);
         return System.Text.Encoding.GetEncoding(437);
     });
+
+    // The textures by entry name; sprites are checked by the SPD tests (a patch moves some of them on purpose).
+    private static IndependentView? ReadSpd(string path)
+    {
+        try
+        {
+            var spd = ArchiveEmu.TestSupport.Textures.SpdIndependentReader.Read(File.ReadAllBytes(path), path);
+            return View(spd.Textures.Select(t => ($"tex_{t.Id}.dds", (string?)Sha(t.Dds))));
+        }
+        catch (InvalidDataException)
+        {
+            return null;
+        }
+    }
+
+    private static IndependentView? ReadSpr(string path)
+    {
+        try
+        {
+            var spr = ArchiveEmu.TestSupport.Textures.SprIndependentReader.Read(File.ReadAllBytes(path), path);
+            return View(spr.Textures.Select(t => ($"tex_{t.Index}.tmx", (string?)Sha(t.Tmx.Bytes))));
+        }
+        catch (InvalidDataException)
+        {
+            return null;
+        }
+    }
 
     private static IndependentView? ReadZip(string path)
     {

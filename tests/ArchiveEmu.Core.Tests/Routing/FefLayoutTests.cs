@@ -210,7 +210,7 @@ public sealed class FefLayoutTests
     public void Resolve_AnEmulatorArchiveEmuDoesNotHave_IsWarnedAbout()
     {
         _dir.Write("a/FEmulator/BF/field.bf/a.flow", [1]);
-        Assert.That(Resolve("a").Warnings.Single(), Does.Contain("FEmulator/AFS, FEmulator/AWB and FEmulator/PAK only"));
+        Assert.That(Resolve("a").Warnings.Single(), Does.Contain("FEmulator/AFS, FEmulator/AWB, FEmulator/PAK and FEmulator/SPD only"));
     }
 
     [Test]

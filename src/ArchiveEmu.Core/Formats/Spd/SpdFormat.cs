@@ -1,0 +1,83 @@
+using System.Buffers.Binary;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Formats.Spd;
+
+/// <summary>
+/// Atlus SPD sprite container (Persona 5 and the PC Persona ports; docs/FORMATS.md, "Atlus SPD and SPR"): a 0x20-byte header
+/// (<c>SPR0</c>, u16 texture and sprite counts at 0x14 and 0x16, u32 table offsets at 0x18 and 0x1C), 0x30-byte texture records
+/// (id, offset and size of the texture's DDS bytes), 0xA0-byte sprite records (id, texture id, coordinates). Little-endian.
+/// </summary>
+internal sealed class SpdFormat : IArchiveFormat
+{
+    internal const int HeaderSize = 0x20;
+    internal const int TextureRecordSize = 0x30;
+    internal const int SpriteRecordSize = 0xA0;
+
+    public static SpdFormat Instance { get; } = new();
+
+    public string Name => "spd";
+    public EntryAddressing Addressing => EntryAddressing.ByName;
+
+    /// <summary>FEF reads the <c>tex_</c> and <c>spr_</c> prefixes and the extensions ignoring case.</summary>
+    public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public IReadOnlyList<string> Extensions { get; } = [".spd"];
+
+    public bool Detect(ReadOnlySpan<byte> head, long length)
+    {
+        if (head.Length < HeaderSize || !head.StartsWith("SPR0"u8))
+            return false;
+        var (textures, sprites, textureTable, spriteTable) = Tables(head);
+        return textureTable + (long)TextureRecordSize * textures <= length && spriteTable + (long)SpriteRecordSize * sprites <= length;
+    }
+
+    private static (int Textures, int Sprites, long TextureTable, long SpriteTable) Tables(ReadOnlySpan<byte> header) => (
+        BinaryPrimitives.ReadUInt16LittleEndian(header[0x14..]), BinaryPrimitives.ReadUInt16LittleEndian(header[0x16..]),
+        BinaryPrimitives.ReadUInt32LittleEndian(header[0x18..]), BinaryPrimitives.ReadUInt32LittleEndian(header[0x1C..]));
+
+    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+
+    public ArchiveIndex ReadIndex(ArchiveSource source)
+    {
+        using var reader = ArchiveFileReader.Open(source);
+        if (reader.Length < HeaderSize)
+            throw reader.Corrupt(0, $"the {reader.Length}-byte file is too short for an SPD header ({HeaderSize} bytes)");
+        var header = reader.ReadBytes(0, HeaderSize, "SPD header");
+        if (!header.AsSpan().StartsWith("SPR0"u8))
+            throw reader.Corrupt(0, "not an SPD sprite container (no SPR0 magic)");
+        var (textureCount, spriteCount, textureTable, spriteTable) = Tables(header);
+        var textureBytes = reader.ReadBytes(textureTable, (long)TextureRecordSize * textureCount, $"texture table of {textureCount} records");
+        var spriteBytes = reader.ReadBytes(spriteTable, (long)SpriteRecordSize * spriteCount, $"sprite table of {spriteCount} records");
+
+        var textures = new SpdTexture[textureCount];
+        var textureIds = new HashSet<int>();
+        for (int i = 0; i < textureCount; i++)
+        {
+            long at = textureTable + (long)TextureRecordSize * i;
+            var record = textureBytes.AsSpan(TextureRecordSize * i, TextureRecordSize).ToArray();
+            int id = BinaryPrimitives.ReadInt32LittleEndian(record);
+            uint offset = BinaryPrimitives.ReadUInt32LittleEndian(record.AsSpan(0x08)), size = BinaryPrimitives.ReadUInt32LittleEndian(record.AsSpan(0x0C));
+            if (id < 0 || !textureIds.Add(id))
+                throw reader.Corrupt(at, $"texture {i}: ID {id} is {(id < 0 ? "negative" : "used twice")}");
+            if (!reader.Contains(offset, size))
+                throw reader.Corrupt(at + 0x08, $"texture {id}: data [{offset}, {(long)offset + size}) is outside the {reader.Length}-byte file");
+            textures[i] = new SpdTexture(id, record, offset, size);
+        }
+
+        var sprites = new SpdSprite[spriteCount];
+        var spriteIds = new HashSet<int>();
+        for (int j = 0; j < spriteCount; j++)
+        {
+            long at = spriteTable + (long)SpriteRecordSize * j;
+            var record = spriteBytes.AsSpan(SpriteRecordSize * j, SpriteRecordSize).ToArray();
+            int id = BinaryPrimitives.ReadInt32LittleEndian(record);
+            if (id < 0 || !spriteIds.Add(id))
+                throw reader.Corrupt(at, $"sprite {j}: ID {id} is {(id < 0 ? "negative" : "used twice")}");
+            sprites[j] = new SpdSprite(id, BinaryPrimitives.ReadInt32LittleEndian(record.AsSpan(4)), record, at);
+        }
+        return new SpdIndex(source, header, textures, sprites);
+    }
+
+    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
+        SpdBuilder.Build(original as SpdIndex ?? throw new ArgumentException("not an SPD index", nameof(original)), patch, pool);
+}

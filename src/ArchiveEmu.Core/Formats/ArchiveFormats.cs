@@ -59,8 +59,9 @@ public static class ArchiveFormats
     {
         var head = reader.ReadHead(DetectHeadSize);
         var byContent = All.FirstOrDefault(f => f.Detect(head, reader.Length));
-        // IMG v1's data file has no magic: a whole file with its .dir beside it is one, unless a magic said otherwise (VER2 wins).
-        if ((byContent is null || byContent == Pak.PakFormat.Instance) && !reader.Source.IsSlice && Img.ImgV1Format.IsPair(reader.Source.Path))
+        // IMG v1's data file has no magic: a whole file with its .dir beside it is one, unless a magic said otherwise (VER2 wins);
+        // PAK's and TXD's guesses lose (a gta3.img may start with a TXD entry).
+        if ((byContent is null || byContent == Pak.PakFormat.Instance || byContent == Txd.TxdFormat.Instance) && !reader.Source.IsSlice && Img.ImgV1Format.IsPair(reader.Source.Path))
             return Img.ImgV1Format.Instance;
         return byContent;
     }

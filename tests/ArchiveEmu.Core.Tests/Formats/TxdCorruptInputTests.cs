@@ -56,6 +56,8 @@ public sealed class TxdCorruptInputTests
         var txd = Dictionary();
         Assert.That(TxdFormat.Instance.Detect(txd, txd.Length), Is.True);
         Assert.That(TxdFormat.Instance.Detect(txd, txd.Length - 1), Is.False, "the dictionary's size must fit the file");
+        Assert.That(TxdFormat.Instance.Detect(txd, txd.Length + 2047), Is.True, "an IMG entry's sector padding after it");
+        Assert.That(TxdFormat.Instance.Detect(txd, txd.Length + 2048), Is.False, "a dictionary at the start of a bigger file (a gta3.img)");
         Assert.That(TxdFormat.Instance.Detect(ImgTestWriter.Write([("a.txd", txd)]), 4096), Is.False);
         Assert.That(TxdFormat.Instance.Detect(TestData.Random(5, 4096), 4096), Is.False);
         Assert.That(ArchiveFormats.Detect(_dir.Write("x.txd", txd)), Is.SameAs(TxdFormat.Instance));

@@ -44,6 +44,41 @@ public sealed class TxdRouteTests
         Assert.That(txd.Textures[1].Name, Is.EqualTo("infernus_glass"));
     }
 
+    [Test]
+    public void TxdFirstInAnImgV1_TheImgIsStillThePairNotATxd_AndTheDirFollowsTheNewLayout()
+    {
+        // GTA III's gta3.img has no magic: when its first entry is a TXD, the file begins like one. Its .dir makes it an
+        // IMG v1 (a dictionary whose chunk ends long before the file does is not a whole TXD file).
+        var textures = new List<TxdTestWriter.Texture>
+        {
+            TxdTests.Texture(8, "infernus_body", TextureFormat.Dxt1, 32, 5, 1, mask: ""),
+            TxdTests.Texture(8, "infernus_wheel", TextureFormat.Dxt1, 16, 4, 2),
+        };
+        var dff = TestData.Random(13, 7000);
+        Directory.CreateDirectory(_dir["game/models"]);
+        ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", [("infernus.txd", TxdTestWriter.Write(textures, deviceId: 1, libraryId: 0x0C02FFFF)), ("infernus.dff", dff)]);
+        var dds = _dir.Write("mod/models/gta3.img/infernus.txd/infernus_body.dds", DdsTestWriter.Write(TextureFormat.Dxt1, 64, 64, mipCount: 7, seed: 19));
+
+        var img = _dir.Write("out/gta3.img", Serve("models/gta3.img"));
+        _dir.Write("out/gta3.dir", Serve("models/gta3.dir"));
+        var entries = ImgV1IndependentReader.ReadFiles(img);
+        Assert.That(entries.Select(e => e.Name), Is.EqualTo(new[] { "infernus.txd", "infernus.dff" }));
+        Assert.That(entries[1].Bytes.AsSpan(0, dff.Length).ToArray(), Is.EqualTo(dff));
+        var txd = TxdIndependentReader.Read(entries[0].Bytes, "infernus.txd in the emulated gta3.img");
+        Assert.That(txd.Textures[0].Levels, Is.EqualTo(DdsIndependentReader.Read(File.ReadAllBytes(dds)).Levels));
+        Assert.That(txd.Textures[1].Levels, Is.EqualTo(textures[1].Levels));
+    }
+
+    [Test]
+    public void AnImgV1HoldingOnlyATxd_IsThePair_ThoughItsBytesAreAWholeTxdFile()
+    {
+        var txd = TxdTestWriter.Write([TxdTests.Texture(8, "radar00", TextureFormat.Dxt1, 16, 1, 3)], deviceId: 1, libraryId: 0x0C02FFFF);
+        Directory.CreateDirectory(_dir["game"]);
+        var img = ImgV1TestWriter.WriteFiles(_dir["game"], "radar", [("radar00.txd", txd)]);
+        Assert.That(Core.Formats.Txd.TxdFormat.Instance.Detect(File.ReadAllBytes(img), new FileInfo(img).Length), Is.True, "the premise");
+        Assert.That(Core.Formats.ArchiveFormats.Detect(img), Is.SameAs(Core.Formats.Img.ImgV1Format.Instance));
+    }
+
     private byte[] Serve(string route)
     {
         var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);

@@ -22,14 +22,17 @@ internal sealed class TxdFormat : IArchiveFormat
     public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
     public IReadOnlyList<string> Extensions { get; } = [".txd"];
 
+    private const int MaxBytesAfter = Img.ImgFormat.SectorSize;
+
     public bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < 2 * RwChunk.HeaderSize + MinStructSize)
             return false;
         var dictionary = RwChunk.Read(head);
         var structChunk = RwChunk.Read(head[RwChunk.HeaderSize..]);
-        // Sizes that add up: the struct inside the dictionary, the dictionary inside the file, one version stamp for both.
-        return dictionary.Type == RwChunk.TextureDictionary && dictionary.Length <= length
+        // Sizes that add up: the struct inside the dictionary, the dictionary filling the file (less than a sector after it:
+        // an IMG entry's padding), one version stamp for both. A GTA III gta3.img whose first entry is a TXD starts alike.
+        return dictionary.Type == RwChunk.TextureDictionary && dictionary.Length <= length && length - dictionary.Length < MaxBytesAfter
             && structChunk.Type == RwChunk.Struct && structChunk.Size >= MinStructSize && structChunk.Version == dictionary.Version
             && RwChunk.HeaderSize + structChunk.Length <= dictionary.Length;
     }

@@ -16,8 +16,9 @@ internal static class SpdBuilder
         {
             var whole = new VirtualFileBuilder(pool, expectedSegments: 1);
             original.AppendOriginal(whole, 0, original.Length);
-            return new EmulatedArchive(original, whole.Build(),
-                original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
+            var details = original.Textures.Select(t => t.Detail).Concat(original.Sprites.Select(s => SpriteSheetDetail.SpdSprite(s.Record))).ToArray();
+            return new EmulatedArchive(original, whole.Build(), original.Entries.Select(e =>
+                new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original") { Detail = details[e.Index] }).ToArray());
         }
 
         var plan = SpdPlan.Make(original, patch);
@@ -49,14 +50,14 @@ internal static class SpdBuilder
         {
             WriteTexture(tables, slot, texture.Record, builder.Position, texture.DataSize);
             original.AppendOriginal(builder, texture.DataOffset, texture.DataSize);
-            entries.Add(new EmulatedEntry(slot++, SpdIndex.TextureName(texture.Id), texture.DataSize, EntryState.Original, "original"));
+            entries.Add(new EmulatedEntry(slot++, SpdIndex.TextureName(texture.Id), texture.DataSize, EntryState.Original, "original") { Detail = texture.Detail });
         }
         foreach (var texture in plan.NewTextures)
         {
             var input = texture.Change.Input!;
             WriteTexture(tables, slot, texture.Record, builder.Position, input.Length);
             input.AppendTo(builder);
-            entries.Add(new EmulatedEntry(slot++, SpdIndex.TextureName(texture.Id), input.Length, EntryState.Added, texture.Change.Origin, input));
+            entries.Add(new EmulatedEntry(slot++, SpdIndex.TextureName(texture.Id), input.Length, EntryState.Added, texture.Change.Origin, input) { Detail = SpriteSheetDetail.Dds(input) });
         }
         for (int j = 0; j < sprites.Count; j++)
         {
@@ -64,7 +65,8 @@ internal static class SpdBuilder
             sprite.Record.CopyTo(tables, spriteTable + (long)SpdFormat.SpriteRecordSize * j);
             var state = sprite.Added ? EntryState.Added : sprite.Change is null ? EntryState.Original : EntryState.Replaced;
             var input = sprite.Change?.Input is { Length: SpdFormat.SpriteRecordSize } record && sprite.Change.Key.Name!.EndsWith(".spdspr", StringComparison.OrdinalIgnoreCase) ? record : null;
-            entries.Add(new EmulatedEntry(slot++, SpdIndex.SpriteName(sprite.Id), SpdFormat.SpriteRecordSize, state, sprite.Change?.Origin ?? "original", input));
+            entries.Add(new EmulatedEntry(slot++, SpdIndex.SpriteName(sprite.Id), SpdFormat.SpriteRecordSize, state, sprite.Change?.Origin ?? "original", input)
+                { Detail = SpriteSheetDetail.SpdSprite(sprite.Record) }); // the record as written: a moved sprite's new texture
         }
         return new EmulatedArchive(original, builder.Build(), entries);
     }

@@ -61,7 +61,8 @@ internal sealed class SpdFormat : IArchiveFormat
                 throw reader.Corrupt(at, $"texture {i}: ID {id} is {(id < 0 ? "negative" : "used twice")}");
             if (!reader.Contains(offset, size))
                 throw reader.Corrupt(at + 0x08, $"texture {id}: data [{offset}, {(long)offset + size}) is outside the {reader.Length}-byte file");
-            textures[i] = new SpdTexture(id, record, offset, size);
+            var dds = reader.ReadBytes(offset, Math.Min(size, SpriteSheetDetail.DdsHeaderSize), $"texture {id}'s DDS header");
+            textures[i] = new SpdTexture(id, record, offset, size, SpriteSheetDetail.Dds(dds));
         }
 
         var sprites = new SpdSprite[spriteCount];

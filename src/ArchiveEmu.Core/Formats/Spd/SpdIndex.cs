@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.Formats.Spd;
 
-/// <summary>One texture record of an SPD: its ID, its 0x30 stored bytes (written back with a new offset), and where its DDS bytes are.</summary>
-internal sealed record SpdTexture(int Id, byte[] Record, long DataOffset, long DataSize);
+/// <summary>One texture record of an SPD: its ID, its 0x30 stored bytes (written back with a new offset), where its DDS bytes are, and what <c>ls</c> says of them.</summary>
+internal sealed record SpdTexture(int Id, byte[] Record, long DataOffset, long DataSize, string Detail);
 
 /// <summary>One sprite record of an SPD: its ID, the texture it draws from, its 0xA0 stored bytes, and where they are.</summary>
 internal sealed record SpdSprite(int Id, int TextureId, byte[] Record, long RecordOffset);

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using ArchiveEmu.Core.Formats.Spd;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Formats.Spr;
@@ -15,8 +16,9 @@ internal static class SprBuilder
         {
             var whole = new VirtualFileBuilder(pool, expectedSegments: 1);
             original.AppendOriginal(whole, 0, original.Length);
-            return new EmulatedArchive(original, whole.Build(),
-                original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
+            var details = original.Textures.Select(t => t.Detail).Concat(original.Sprites.Select(s => SpriteSheetDetail.SprSprite(s.Record))).ToArray();
+            return new EmulatedArchive(original, whole.Build(), original.Entries.Select(e =>
+                new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original") { Detail = details[e.Index] }).ToArray());
         }
 
         var plan = SprPlan.Make(original, patch);
@@ -46,7 +48,7 @@ internal static class SprBuilder
             var texture = original.Textures[i];
             Pointer(tables, i, builder.Position);
             original.AppendOriginal(builder, texture.Offset, texture.Size);
-            entries.Add(new EmulatedEntry(i, SprIndex.TextureName(i), texture.Size, EntryState.Original, "original"));
+            entries.Add(new EmulatedEntry(i, SprIndex.TextureName(i), texture.Size, EntryState.Original, "original") { Detail = texture.Detail });
         }
         for (int k = 0; k < plan.NewTextures.Count; k++)
         {
@@ -54,7 +56,7 @@ internal static class SprBuilder
             var input = plan.NewTextures[k].Input!;
             Pointer(tables, i, builder.Position);
             input.AppendTo(builder);
-            entries.Add(new EmulatedEntry(i, SprIndex.TextureName(i), input.Length, EntryState.Added, plan.NewTextures[k].Origin, input));
+            entries.Add(new EmulatedEntry(i, SprIndex.TextureName(i), input.Length, EntryState.Added, plan.NewTextures[k].Origin, input) { Detail = SpriteSheetDetail.Tmx(input) });
         }
         for (int j = 0; j < spriteCount; j++)
         {
@@ -64,7 +66,8 @@ internal static class SprBuilder
             sprite.Record.CopyTo(tables, at);
             var state = sprite.Added ? EntryState.Added : sprite.Change is null ? EntryState.Original : EntryState.Replaced;
             var input = sprite.Change is { } c && c.Key.Name!.EndsWith(".sprt", StringComparison.OrdinalIgnoreCase) ? c.Input : null;
-            entries.Add(new EmulatedEntry(textureCount + j, SprIndex.SpriteName(j), SprFormat.SpriteRecordSize, state, sprite.Change?.Origin ?? "original", input));
+            entries.Add(new EmulatedEntry(textureCount + j, SprIndex.SpriteName(j), SprFormat.SpriteRecordSize, state, sprite.Change?.Origin ?? "original", input)
+                { Detail = SpriteSheetDetail.SprSprite(sprite.Record) });
         }
         return new EmulatedArchive(original, builder.Build(), entries);
     }

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using ArchiveEmu.Core.Formats.Spd;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Formats.Spr;
@@ -58,7 +59,8 @@ internal sealed class SprFormat : IArchiveFormat
             uint size = reader.ReadUInt32LE(offset + 4, "TMX size");
             if (size < TmxMinimum || !reader.Contains(offset, size))
                 throw reader.Corrupt(offset + 4, $"texture {i}: TMX [{offset}, {(long)offset + size}) does not fit the {reader.Length}-byte file");
-            textures[i] = new SprTexture(offset, size);
+            var head = reader.ReadBytes(offset, Math.Min(size, SpriteSheetDetail.TmxHeaderRead), $"texture {i}'s TMX header");
+            textures[i] = new SprTexture(offset, size, SpriteSheetDetail.Tmx(head));
         }
 
         var sprites = new SprSprite[spriteCount];

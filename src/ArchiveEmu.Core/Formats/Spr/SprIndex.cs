@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.Formats.Spr;
 
-/// <summary>One texture of an SPR: where its TMX file lies (its size is the TMX header's).</summary>
-internal sealed record SprTexture(long Offset, long Size);
+/// <summary>One texture of an SPR: where its TMX file lies (its size is the TMX header's), and what <c>ls</c> says of it.</summary>
+internal sealed record SprTexture(long Offset, long Size, string Detail);
 
 /// <summary>One sprite of an SPR: its 0x80 stored bytes and where they are.</summary>
 internal sealed record SprSprite(byte[] Record, long Offset);

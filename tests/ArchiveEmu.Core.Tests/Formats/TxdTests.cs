@@ -68,6 +68,22 @@ public sealed class TxdTests
     }
 
     [Test]
+    public void Build_DdsWithAMipCountButNoMipMapCountFlag_TakesEveryLevel()
+    {
+        // Some DDS writers leave DDSD_MIPMAPCOUNT (0x20000 in dwFlags at 8) out; Microsoft's guide says not to rely on it.
+        var textures = Car(9);
+        var original = _dir.Write("infernus.txd", TxdTestWriter.Write(textures));
+        var bytes = DdsTestWriter.Write(TextureFormat.Dxt1, 32, 32, mipCount: 6, seed: 51);
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(8), System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(bytes.AsSpan(8)) & ~0x20000u);
+        var dds = _dir.Write("mod/infernus_body.dds", bytes);
+        using var archive = Build(original, Change("infernus_body.dds", dds));
+
+        textures[0] = textures[0] with { Format = TextureFormat.Dxt1, Width = 32, Height = 32, Levels = DdsIndependentReader.Read(bytes).Levels };
+        Assert.That(textures[0].Levels, Has.Count.EqualTo(6), "the premise: the tests' reader takes the count without the flag");
+        Verify(archive, textures);
+    }
+
+    [Test]
     public void Build_ReplaceInOtherCase_KeepsTheDictionarysSpellingAndVersionStamps()
     {
         var textures = Car(8);

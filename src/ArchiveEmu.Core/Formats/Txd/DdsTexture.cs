@@ -14,7 +14,6 @@ internal sealed record DdsTexture(TexturePixels Pixels, int Width, int Height, b
 {
     internal const int HeaderSize = 128; // "DDS " + the 124-byte DDS_HEADER
     private const long MaxRaster = uint.MaxValue - 1024L * 1024; // room left for the native's headers, sizes and extension
-    private const uint FlagMipMapCount = 0x20000;
     private const uint PixelAlpha = 0x1, PixelFourCc = 0x4, PixelRgb = 0x40;
     private const uint Caps2CubeMap = 0x200, Caps2Volume = 0x200000;
 
@@ -28,16 +27,18 @@ internal sealed record DdsTexture(TexturePixels Pixels, int Width, int Height, b
         input.Read(0, h);
         if (!h.AsSpan().StartsWith("DDS "u8) || U32(h, 4) != 124 || U32(h, 76) != 32)
             throw Refuse(file, 0, "not a DDS file (no \"DDS \" magic with a 124-byte header and a 32-byte pixel format)");
-        uint flags = U32(h, 8), height = U32(h, 12), width = U32(h, 16), mipCount = U32(h, 28);
+        uint height = U32(h, 12), width = U32(h, 16), mipCount = U32(h, 28);
         if ((U32(h, 112) & (Caps2CubeMap | Caps2Volume)) != 0)
             throw Refuse(file, 112, "a cube map or volume texture; a TXD texture is a plain 2D texture");
         var (pixels, alpha) = PixelsOf(file, h);
         if (width is 0 or > 32768 || height is 0 or > 32768 || !IsPowerOfTwo(width) || !IsPowerOfTwo(height))
             throw Refuse(file, 12, $"{width}x{height} is not a power of two on each side (at most 32768), which the game's Direct3D 8/9 textures need");
 
-        int levels = (flags & FlagMipMapCount) != 0 && mipCount > 0 ? (int)Math.Min(mipCount, 64) : 1;
+        // dwMipMapCount whatever DDSD_MIPMAPCOUNT says (Microsoft's DDS guide: readers should not rely on the flag, which some
+        // writers leave out), 0 read as 1, as the SPD listing and the tests' reader take it
         int fullChain = 1 + (int)Math.Log2(Math.Max(width, height));
-        if (mipCount > fullChain && (flags & FlagMipMapCount) != 0)
+        int levels = mipCount > 0 ? (int)Math.Min(mipCount, 64) : 1;
+        if (mipCount > fullChain)
             throw Refuse(file, 28, $"mip chain inconsistent: {mipCount} levels for {width}x{height}, whose full chain has {fullChain}");
 
         var sizes = new (long, long)[levels];

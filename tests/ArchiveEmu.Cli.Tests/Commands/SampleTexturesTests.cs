@@ -79,6 +79,23 @@ public sealed class SampleTexturesTests
     }
 
     [Test]
+    public void LsTheTxdInsideTheImg_ListsItsTexturesWithFormatSizeAndMips_TheReplacedOneFromTheDds()
+    {
+        var ls = CliRun.Run("ls", "--game", Game, "--mod", Gta, "--no-cache", "models/gta3.img/infernus.txd");
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        var rows = Rows(ls.Out);
+        // A D3D8 native is three 12-byte chunk headers (native, struct, extension), the 88-byte header and a u32 size before
+        // each level: the body grows from 5 levels of 16x16 (184 bytes) to 6 of 32x32 (696); the entry's sector padding is kept.
+        int before = 3 * 12 + 88 + 5 * 4 + 184, after = 3 * 12 + 88 + 6 * 4 + 696;
+        Assert.That(rows[0], Is.EqualTo($"models/gta3.img/infernus.txd txd 2 entries {2048 - before + after} bytes"), ls.Out);
+        Assert.That(rows[2..], Is.EqualTo(new[]
+        {
+            "0 844 replaced gta-textures mirror infernus_body.dds (DXT1 32x32, 6 mips)",
+            "1 196 original original - infernus_wheel.dds (DXT1 8x8, 4 mips)",
+        }), ls.Out);
+    }
+
+    [Test]
     public void CatTheSpd_TheModsDdsIsAppended_AndTheSpritesOfTexture1PointAtIt()
     {
         var original = SpdIndependentReader.Read(File.ReadAllBytes(Path.Combine(Game, "data/hud.spd")), "original hud.spd");

@@ -5,8 +5,9 @@ namespace ArchiveEmu.Cli.Tests.Commands;
 
 /// <summary>
 /// Issue 19, the Reloaded-II / FEF layout through the CLI, with the fixture mod fixtures/mods/fef-mod: FEmulator/AFS/textures.afs
-/// replaces entries 2 and 3 of data/textures.afs, Redirector/data/readme.txt the readme; its ModConfig.json and Preview.png are
-/// never game files. Each input says which rule placed it.
+/// replaces entries 2 and 3 of data/textures.afs, FEmulator/SPD/hud.spd/tex_1.dds texture 1 of data/hud.spd (FEF appends it and
+/// moves the sprites), Redirector/data/readme.txt the readme; its ModConfig.json and Preview.png are never game files. Each input
+/// says which rule placed it.
 /// </summary>
 public sealed class FefModTests
 {
@@ -14,6 +15,7 @@ public sealed class FefModTests
     private static readonly string Fef = CliRun.Fixture("mods/fef-mod");
     private static readonly string Hd = CliRun.Fixture("mods/hd-textures");
     private const string AfsRule = "FEmulator/AFS/textures.afs";
+    private const string SpdRule = "FEmulator/SPD/hud.spd";
     private TempDirectory _dir = null!;
 
     [SetUp]
@@ -30,11 +32,12 @@ public sealed class FefModTests
         var result = CliRun.Run("build", "--game", Game, "--mod", Fef, "--no-cache", "--json");
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         using var doc = JsonDocument.Parse(result.Out);
-        var archive = doc.RootElement.GetProperty("archives").EnumerateArray().Single();
-        Assert.That(archive.GetProperty("path").GetString(), Is.EqualTo("data/textures.afs"));
-        var inputs = archive.GetProperty("inputs").EnumerateArray()
+        var archives = doc.RootElement.GetProperty("archives").EnumerateArray().ToArray();
+        Assert.That(archives.Select(a => a.GetProperty("path").GetString()), Is.EqualTo(new[] { "data/hud.spd", "data/textures.afs" }));
+        (string?, string?, string?)[] Inputs(JsonElement archive) => archive.GetProperty("inputs").EnumerateArray()
             .Select(i => (i.GetProperty("entry").GetString(), i.GetProperty("mod").GetString(), i.GetProperty("rule").GetString())).ToArray();
-        Assert.That(inputs, Is.EquivalentTo(new[] { ("2", "fef-mod", AfsRule), ("3", "fef-mod", AfsRule) }));
+        Assert.That(Inputs(archives[1]), Is.EquivalentTo(new[] { ("2", "fef-mod", AfsRule), ("3", "fef-mod", AfsRule) }));
+        Assert.That(Inputs(archives[0]), Is.EqualTo(new[] { ("tex_1.dds", "fef-mod", SpdRule) }));
         var overrides = doc.RootElement.GetProperty("overrides").EnumerateArray()
             .Select(o => (o.GetProperty("path").GetString(), o.GetProperty("rule").GetString())).ToArray();
         Assert.That(overrides, Is.EqualTo(new[] { ("data/readme.txt", "Redirector") }), "ModConfig.json and Preview.png are the mod's, not the game's");
@@ -47,9 +50,9 @@ public sealed class FefModTests
         var json = CliRun.Run("build", "--game", Game, "--mod", Hd, "--mod", Fef, "--no-cache", "--json");
         Assert.That(json.ExitCode, Is.Zero, json.ToString());
         using var doc = JsonDocument.Parse(json.Out);
-        // hd-textures also replaces an entry of data/data.cpk, which fef-mod does not touch: no conflict there.
+        // hd-textures also replaces an entry of data/data.cpk, which fef-mod does not touch (and fef-mod data/hud.spd): no conflict there.
         var archives = doc.RootElement.GetProperty("archives").EnumerateArray().ToArray();
-        Assert.That(archives.Select(a => a.GetProperty("path").GetString()), Is.EquivalentTo(new[] { "data/data.cpk", "data/textures.afs" }));
+        Assert.That(archives.Select(a => a.GetProperty("path").GetString()), Is.EquivalentTo(new[] { "data/data.cpk", "data/hud.spd", "data/textures.afs" }));
         Assert.That(archives.Single(a => a.GetProperty("path").GetString() == "data/data.cpk").GetProperty("conflicts").GetArrayLength(), Is.Zero);
         var conflict = archives.Single(a => a.GetProperty("path").GetString() == "data/textures.afs")
             .GetProperty("conflicts").EnumerateArray().Single();

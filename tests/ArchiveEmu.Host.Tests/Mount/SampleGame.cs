@@ -3,7 +3,8 @@ using ArchiveEmu.TestSupport;
 namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
-/// A writable copy of fixtures/ (game + hd-textures + ui-fix; hd-textures also changes data/data.cpk, a CPK) plus a tar archive and a mod for it, a cache
+/// A writable copy of fixtures/ (game + hd-textures + ui-fix; hd-textures also changes data/data.cpk, a CPK; the game's
+/// models/gta3.img + .dir and data/hud.spd no mod of these two touches) plus a tar archive and a mod for it, a cache
 /// folder and an empty mount point, all in one temp folder. Expected bytes come from <c>archiveemu cat</c>.
 /// </summary>
 internal sealed class SampleGame : IDisposable
@@ -37,7 +38,8 @@ internal sealed class SampleGame : IDisposable
     /// <summary>Every path a reader of the mount sees, relative, '/' separators.</summary>
     public string[] VisibleFiles =>
     [
-        "data/bundle.tar", "data/data.cpk", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "extras/new-folder/added.txt",
+        "data/bundle.tar", "data/data.cpk", "data/hud.spd", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs",
+        "extras/new-folder/added.txt", "models/gta3.dir", "models/gta3.img",
     ];
 
     /// <summary>The host's configuration arguments for this game.</summary>
@@ -79,8 +81,8 @@ internal sealed class SampleGame : IDisposable
     /// </summary>
     public static readonly string[] VisibleFilesWithLinks =
     [
-        "data/bundle.tar", "data/data.cpk", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs", "extras/new-folder/added.txt",
-        "movies/credits.tar", "movies/intro.zip", "movies/notes.txt",
+        "data/bundle.tar", "data/data.cpk", "data/hud.spd", "data/readme.txt", "data/textures.afs", "data/ui.zip", "data/voice.afs",
+        "extras/new-folder/added.txt", "models/gta3.dir", "models/gta3.img", "movies/credits.tar", "movies/intro.zip", "movies/notes.txt",
     ];
 
     /// <summary>Moves the data to <see cref="SecondDisk"/> behind symlinks (<see cref="VisibleFilesWithLinks"/>).</summary>

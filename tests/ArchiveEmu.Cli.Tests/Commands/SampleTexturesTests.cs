@@ -114,9 +114,12 @@ public sealed class SampleTexturesTests
         Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
         Assert.That(Rows(ls.Out)[2..], Is.EqualTo(new[]
         {
-            "0 256 original original - tex_0.dds", "1 384 original original - tex_1.dds",
-            "2 1152 added fef-mod FEmulator/SPD/hud.spd tex_2.dds",
-            "3 160 original original - spr_0.spdspr", "4 160 replaced fef-mod - spr_1.spdspr", "5 160 replaced fef-mod - spr_2.spdspr",
+            // the sizes and rectangles fixtures/make_fixtures.py writes; sprites 1 and 2 moved to the appended texture
+            "0 256 original original - tex_0.dds (DXT1 16x16, 1 mip)", "1 384 original original - tex_1.dds (DXT1 32x16, 1 mip)",
+            "2 1152 added fef-mod FEmulator/SPD/hud.spd tex_2.dds (DXT1 64x32, 1 mip)",
+            "3 160 original original - spr_0.spdspr (on texture 0, 0,0 16x16)",
+            "4 160 replaced fef-mod - spr_1.spdspr (on texture 2, 0,0 16x16)",
+            "5 160 replaced fef-mod - spr_2.spdspr (on texture 2, 16,0 16x16)",
         }), ls.Out);
     }
 

@@ -27,13 +27,9 @@ internal sealed class SpdFormat : IArchiveFormat
     {
         if (head.Length < HeaderSize || !head.StartsWith("SPR0"u8))
             return false;
-        var (textures, sprites, textureTable, spriteTable) = Tables(head);
+        var (textures, sprites, textureTable, spriteTable) = SpriteSheetHeader.Tables(head);
         return textureTable + (long)TextureRecordSize * textures <= length && spriteTable + (long)SpriteRecordSize * sprites <= length;
     }
-
-    private static (int Textures, int Sprites, long TextureTable, long SpriteTable) Tables(ReadOnlySpan<byte> header) => (
-        BinaryPrimitives.ReadUInt16LittleEndian(header[0x14..]), BinaryPrimitives.ReadUInt16LittleEndian(header[0x16..]),
-        BinaryPrimitives.ReadUInt32LittleEndian(header[0x18..]), BinaryPrimitives.ReadUInt32LittleEndian(header[0x1C..]));
 
     public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
 
@@ -45,7 +41,7 @@ internal sealed class SpdFormat : IArchiveFormat
         var header = reader.ReadBytes(0, HeaderSize, "SPD header");
         if (!header.AsSpan().StartsWith("SPR0"u8))
             throw reader.Corrupt(0, "not an SPD sprite container (no SPR0 magic)");
-        var (textureCount, spriteCount, textureTable, spriteTable) = Tables(header);
+        var (textureCount, spriteCount, textureTable, spriteTable) = SpriteSheetHeader.Tables(header);
         var textureBytes = reader.ReadBytes(textureTable, (long)TextureRecordSize * textureCount, $"texture table of {textureCount} records");
         var spriteBytes = reader.ReadBytes(spriteTable, (long)SpriteRecordSize * spriteCount, $"sprite table of {spriteCount} records");
 

@@ -64,7 +64,7 @@ internal static class SpriteSheetDetail
     {
         uint flags = U32(h, 80);
         if ((flags & PixelFourCc) != 0)
-            return FourCcText(U32(h, 84));
+            return FourCc.Text(U32(h, 84));
         bool rgb32 = (flags & PixelRgb) != 0 && U32(h, 88) == 32 && U32(h, 92) == 0x00FF0000 && U32(h, 96) == 0x0000FF00 && U32(h, 100) == 0x000000FF;
         if (rgb32 && (flags & PixelAlpha) != 0 && U32(h, 104) == 0xFF000000)
             return "A8R8G8B8";
@@ -73,18 +73,6 @@ internal static class SpriteSheetDetail
         return "unknown format";
     }
 
-    /// <summary>The FourCC as its four characters ("DXT1", "DX10", "ATI2"), or in hex when they are not printable.</summary>
-    private static string FourCcText(uint fourCc)
-    {
-        Span<byte> b = stackalloc byte[4];
-        BinaryPrimitives.WriteUInt32LittleEndian(b, fourCc);
-        foreach (byte c in b)
-        {
-            if (c is < 0x21 or > 0x7E)
-                return $"FourCC 0x{fourCc:X8}";
-        }
-        return Encoding.ASCII.GetString(b);
-    }
 
     private static uint U32(ReadOnlySpan<byte> h, int at) => BinaryPrimitives.ReadUInt32LittleEndian(h[at..]);
     private static int I32(ReadOnlySpan<byte> h, int at) => BinaryPrimitives.ReadInt32LittleEndian(h[at..]);

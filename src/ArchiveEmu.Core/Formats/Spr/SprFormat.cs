@@ -27,13 +27,9 @@ internal sealed class SprFormat : IArchiveFormat
     {
         if (head.Length < HeaderSize || !head[8..].StartsWith("SPR0"u8))
             return false;
-        var (textures, sprites, textureTable, spriteTable) = Tables(head);
+        var (textures, sprites, textureTable, spriteTable) = SpriteSheetHeader.Tables(head);
         return textureTable + (long)PointerSize * textures <= length && spriteTable + (long)PointerSize * sprites <= length;
     }
-
-    private static (int Textures, int Sprites, long TextureTable, long SpriteTable) Tables(ReadOnlySpan<byte> header) => (
-        BinaryPrimitives.ReadUInt16LittleEndian(header[0x14..]), BinaryPrimitives.ReadUInt16LittleEndian(header[0x16..]),
-        BinaryPrimitives.ReadUInt32LittleEndian(header[0x18..]), BinaryPrimitives.ReadUInt32LittleEndian(header[0x1C..]));
 
     public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
 
@@ -45,7 +41,7 @@ internal sealed class SprFormat : IArchiveFormat
         var header = reader.ReadBytes(0, HeaderSize, "SPR header");
         if (!header.AsSpan(8).StartsWith("SPR0"u8))
             throw reader.Corrupt(8, "not an SPR sprite container (no SPR0 magic at 8)");
-        var (textureCount, spriteCount, textureTable, spriteTable) = Tables(header);
+        var (textureCount, spriteCount, textureTable, spriteTable) = SpriteSheetHeader.Tables(header);
         var texturePointers = reader.ReadBytes(textureTable, (long)PointerSize * textureCount, $"texture pointer table of {textureCount}");
         var spritePointers = reader.ReadBytes(spriteTable, (long)PointerSize * spriteCount, $"sprite pointer table of {spriteCount}");
 

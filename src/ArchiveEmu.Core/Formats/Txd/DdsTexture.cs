@@ -75,7 +75,7 @@ internal sealed record DdsTexture(TexturePixels Pixels, int Width, int Height, b
                 0x31545844 => (TexturePixels.Dxt1, (flags & PixelAlpha) != 0), // "DXT1"; its 1-bit alpha is announced, not scanned
                 0x33545844 => (TexturePixels.Dxt3, true),
                 0x35545844 => (TexturePixels.Dxt5, true),
-                _ => throw Refuse(file, 84, $"pixel format '{FourCcText(fourCc)}' cannot go in a Direct3D 8/9 TXD texture (DXT1, DXT3, DXT5 or 32-bit A8R8G8B8/X8R8G8B8 only)"),
+                _ => throw Refuse(file, 84, $"pixel format '{FourCc.Text(fourCc)}' cannot go in a Direct3D 8/9 TXD texture (DXT1, DXT3, DXT5 or 32-bit A8R8G8B8/X8R8G8B8 only)"),
             };
         }
         bool rgb32 = (flags & PixelRgb) != 0 && U32(h, 88) == 32 && U32(h, 92) == 0x00FF0000 && U32(h, 96) == 0x0000FF00 && U32(h, 100) == 0x000000FF;
@@ -86,17 +86,6 @@ internal sealed record DdsTexture(TexturePixels Pixels, int Width, int Height, b
         throw Refuse(file, 80, $"uncompressed pixel format ({U32(h, 88)} bits, masks R {U32(h, 92):X8} G {U32(h, 96):X8} B {U32(h, 100):X8} A {U32(h, 104):X8}) is not 32-bit A8R8G8B8 or X8R8G8B8");
     }
 
-    private static string FourCcText(uint fourCc)
-    {
-        Span<byte> b = stackalloc byte[4];
-        BinaryPrimitives.WriteUInt32LittleEndian(b, fourCc);
-        foreach (byte c in b)
-        {
-            if (c is < 0x20 or > 0x7E)
-                return $"0x{fourCc:X8}";
-        }
-        return System.Text.Encoding.ASCII.GetString(b);
-    }
 
     private static bool IsPowerOfTwo(uint value) => (value & (value - 1)) == 0;
     private static uint U32(byte[] h, int at) => BinaryPrimitives.ReadUInt32LittleEndian(h.AsSpan(at));

@@ -73,7 +73,7 @@ public abstract class CaseMountFixture(string fuse, bool ignoreCase)
         else
             Assert.That(() => Directory.GetFileSystemEntries(_game.Mounted("DONNÉES")), Throws.InstanceOf<DirectoryNotFoundException>());
         Assert.That(Directory.GetFileSystemEntries(_game.MountPoint).Select(Path.GetFileName).Order(StringComparer.Ordinal),
-            Is.EqualTo(new[] { "data", "données", "extras" }), "the root lists the game's spelling, once");
+            Is.EqualTo(new[] { "data", "données", "extras", "models" }), "the root lists the game's spelling, once");
     }
 
     protected void TwoNamesThatDifferOnlyInCase()

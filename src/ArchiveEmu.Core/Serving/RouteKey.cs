@@ -16,9 +16,10 @@ namespace ArchiveEmu.Core.Serving;
 /// </summary>
 internal static class RouteKey
 {
-    // One description per thread, reused: a route with hundreds of inputs writes ~100 KB of it on every open
+    // One description per thread, reused: a route with hundreds of inputs writes ~100 KB of it on every open. Kept only up to
+    // 256 Ki chars (512 KB) a thread, so a mount's many threads do not each hold a huge route's description.
     [ThreadStatic] private static StringBuilder? t_text;
-    private const int MaxKeptChars = 1 << 20;
+    private const int MaxKeptChars = 1 << 18;
 
     /// <summary>The key of <paramref name="route"/> as the files are now. Stats the original and every input; reads them only with <paramref name="verifyContent"/>.</summary>
     public static CacheKey For(ArchiveRoute route, IReadOnlyList<string> mods, bool verifyContent)

@@ -6,7 +6,7 @@ namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>
 /// An emulated archive's layout — entry list, rebuilt header bytes and segment table — saved so that a later start
-/// rebuilds the virtual file without parsing the original again (docs/FORMATS.md, "Layout"). Flat and little-endian,
+/// rebuilds the virtual file without parsing the original again (docs/FORMATS.md, "The merged file cache on disk"). Flat and little-endian,
 /// version byte first: entries as columns read in place, segments as fixed-size records turned straight into the
 /// virtual file's table (no builder, no sort), header bytes served from the blob itself. Files are re-opened with the
 /// identity they had, so a changed file is an I/O error.

@@ -21,7 +21,7 @@ internal sealed class LayoutEntries : IReadOnlyList<EmulatedEntry>, IEntryStateC
     private readonly int[] _byState = new int[4];
     private EmulatedEntry?[]? _made; // made on the first entry asked for: serving asks for none
 
-    /// <summary>Reads the origins and the entry columns at the reader's position (docs/FORMATS.md, "Layout").</summary>
+    /// <summary>Reads the origins and the entry columns at the reader's position (docs/FORMATS.md, "The merged file cache on disk").</summary>
     public LayoutEntries(byte[] bytes, ref LayoutReader reader)
     {
         _bytes = bytes;

@@ -216,7 +216,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
 
     /// <summary>
     /// The files below a game folder, through symlinked folders too (the game folder is the player's: docs/DESIGN.md,
-    /// "Symlinks"); each real folder is listed once, so a link to a folder above does not loop.
+    /// "Paths and symlinks"); each real folder is listed once, so a link to a folder above does not loop.
     /// </summary>
     internal static IEnumerable<string> ListGame(string gameRoot, string relative, HashSet<string> seen)
     {

@@ -2,7 +2,7 @@ namespace ArchiveEmu.Core.Routing;
 
 /// <summary>
 /// Paths inside a root folder, normalised with '/' separators. A game path is followed through symlinks wherever they
-/// lead (game data moved to another drive); a mod's entries never lead out of the mod (docs/DESIGN.md, "Nothing leaves its root").
+/// lead (game data moved to another drive); a mod's entries never lead out of the mod (docs/DESIGN.md, "Paths and symlinks").
 /// </summary>
 internal static class GamePaths
 {

@@ -18,7 +18,7 @@ internal sealed class CpkFormat : IArchiveFormat
     public string Name => "cpk";
     public EntryAddressing Addressing => EntryAddressing.ByName;
     // Mods for CRI FileSystem V2 Hook match inner paths ignoring case and hand CRI the CPK's own spelling (which CRI
-    // looks up exactly): an entry replaced keeps the CPK's spelling, so both hold; docs/FORMATS.md, "Letter case".
+    // looks up exactly): an entry replaced keeps the CPK's spelling, so both hold; docs/FORMATS.md, "Letter case of entry names".
     public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
     public IReadOnlyList<string> Extensions { get; } = [".cpk"];
 

@@ -27,7 +27,7 @@ public static class Program
         new MountCommand(),
         new RunCommand(),
         new UnmountCommand(),
-        new Commands.Bench.BenchCommand(),
+        new BenchCommand(),
     ];
 
     public static int Main(string[] args) => Run(args, CliConsole.System);

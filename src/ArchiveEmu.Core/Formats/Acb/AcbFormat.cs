@@ -11,7 +11,7 @@ namespace ArchiveEmu.Core.Formats.Acb;
 /// ACB is rebuilt around the emulated AWB by <see cref="AcbBuilder"/>. An ACB with no in-memory AWB has no entries: it
 /// is emulated only when the streamed AWB beside it is (<see cref="BuildFollowing"/>).
 /// </summary>
-internal sealed class AcbFormat : IArchiveFormat
+internal sealed partial class AcbFormat : IArchiveFormat
 {
     public static AcbFormat Instance { get; } = new();
 

@@ -22,13 +22,6 @@ internal static class ImgBuilder
     public static EmulatedArchive Build(ImgIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool, expectedSegments: 2 * (original.Records.Count + patch.Changes.Count) + 4);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(),
-                original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
-        }
-
         var (planned, deleted) = Plan(original, patch);
         long directoryEnd = ImgFormat.HeaderSize + (long)ImgFormat.RecordSize * planned.Count;
         var directory = new byte[RoundUpToSector(directoryEnd)];

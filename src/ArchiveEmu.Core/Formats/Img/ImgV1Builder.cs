@@ -22,11 +22,6 @@ internal static class ImgV1Builder
     public static EmulatedArchive BuildData(ImgV1Index original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool, expectedSegments: 2 * (original.Records.Count + patch.Changes.Count) + 2);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(), Unchanged(original));
-        }
         var (planned, entries) = Plan(original, patch);
         foreach (var p in planned)
         {

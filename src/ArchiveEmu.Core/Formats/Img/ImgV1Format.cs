@@ -9,24 +9,22 @@ namespace ArchiveEmu.Core.Formats.Img;
 /// The archive is the <c>.img</c>: it is recognised by its directory beside it (<see cref="IsPair"/>), never by its bytes, and
 /// its emulated directory is served as a route of its own that follows it (docs/DESIGN.md, "IMG v1: the .dir follows its .img").
 /// </summary>
-internal sealed partial class ImgV1Format : IArchiveFormat
+internal sealed partial class ImgV1Format : ArchiveFormat<ImgV1Index>
 {
     internal const string DirectoryExtension = ".dir";
     private const int MaxEntries = 1 << 22;
 
     public static ImgV1Format Instance { get; } = new();
 
-    public string Name => "img-v1";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
-    public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
-    public IReadOnlyList<string> Extensions { get; } = [".img"];
+    public override string Name => "img-v1";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
+    public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public override IReadOnlyList<string> Extensions { get; } = [".img"];
 
     /// <summary>Always false: the data file has no magic; <see cref="IsPair"/> finds the pair by its directory file.</summary>
-    public bool Detect(ReadOnlySpan<byte> head, long length) => false;
+    public override bool Detect(ReadOnlySpan<byte> head, long length) => false;
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         ArgumentNullException.ThrowIfNull(source);
         if (source.IsSlice)
@@ -62,15 +60,15 @@ internal sealed partial class ImgV1Format : IArchiveFormat
         return new ImgV1Index(source, directory, records);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        ImgV1Builder.BuildData(AsIndex(original), patch, pool);
+    protected override EmulatedArchive BuildArchive(ImgV1Index original, ArchivePatch patch, FileHandlePool? pool) =>
+        ImgV1Builder.BuildData(original, patch, pool);
 
-    /// <summary>The emulated directory (<c>x.dir</c>) that describes what <see cref="Build"/> makes of the same original and patch.</summary>
+    // The pair seen from its data file, even when given the directory's view of it.
+    protected override ImgV1Index Own(ArchiveIndex original) => AsIndex(original).DataView();
+
+    /// <summary>The emulated directory (<c>x.dir</c>) that describes what <see cref="ArchiveFormat{TIndex}.Build"/> makes of the same original and patch.</summary>
     public static EmulatedArchive BuildDirectory(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        ImgV1Builder.BuildDirectory(AsIndex(original), patch, pool);
-
-    private static ImgV1Index AsIndex(ArchiveIndex original) =>
-        (original as ImgV1Index)?.DataView() ?? throw new ArgumentException("not an IMG v1 index", nameof(original));
+        ImgV1Builder.BuildDirectory(AsIndex(original).DataView(), patch, pool);
 
     private static void CheckNoOverlaps(ArchiveFileReader reader, ImgV1Record[] records)
     {

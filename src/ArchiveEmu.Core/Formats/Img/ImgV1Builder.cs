@@ -8,7 +8,8 @@ namespace ArchiveEmu.Core.Formats.Img;
 /// entry's data in directory order from sector 0, unchanged entries as slices of the original with their sector padding
 /// (runs of them merge into one slice), injected files zero-padded to a whole sector; the directory (<c>x.dir</c>) is rebuilt
 /// in memory with those sectors. Deleted records are dropped, added ones go at the end; names match case-insensitively and a
-/// replaced entry keeps the original's spelling. With no change both are the originals, byte for byte.
+/// replaced entry keeps the original's spelling (<see cref="ImgPlan"/>). With no change both are the originals, byte for byte (the data
+/// file through <see cref="ArchiveFormat{TIndex}"/>).
 /// </summary>
 internal static class ImgV1Builder
 {

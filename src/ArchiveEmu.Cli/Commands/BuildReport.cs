@@ -1,4 +1,5 @@
 using System.Text.Json;
+using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
@@ -34,10 +35,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         foreach (var r in archives)
         {
             o.WriteLine($"{r.Route.RelativePath}  ({r.Route.Format.Name})");
-            if (r.Route.StreamAwb is { } awb)
-                o.WriteLine($"  follows    {awb.RelativePath} (its AWB header copy and hash rebuilt to match)");
-            else if (r.Route.ImgData is { } img)
-                o.WriteLine($"  follows    {img.RelativePath} (the IMG v1 directory, rebuilt to match)");
+            if (r.Route is { Follows: { } leader, Format: IFollowingFormat following })
+                o.WriteLine($"  follows    {leader.RelativePath} ({following.FollowsAs})");
             o.WriteLine($"  entries    {r.Replaced} replaced, {r.Added} added, {r.Deleted} deleted");
             o.WriteLine($"  size       {r.SizeBefore} -> {r.SizeAfter} bytes");
             o.WriteLine($"  bytes      {r.FromOriginal} from the original, {r.FromLoose} from loose files, {r.Generated} rebuilt header/padding");

@@ -107,10 +107,9 @@ public sealed partial class ArchiveEmulator
             conflicts.Add(new RouteConflict(name, input.Entry.ToString(), [changes[at].Origin, input.Origin], input.Origin));
             changes[at] = change;
         }
-        // An ACB that follows its AWB follows it with the AWB's inputs too.
-        var streamAwb = fromMods?.StreamAwb is { } awb ? Resolve(awb.RelativePath) : null;
-        var imgData = fromMods?.ImgData is { } img ? Resolve(img.RelativePath) : null; // an IMG v1 .dir likewise follows its .img's inputs
-        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, StreamAwb = streamAwb, ImgData = imgData };
+        // A route that follows another follows it with the leader's inputs too.
+        var follows = fromMods?.Follows is { } leader ? Resolve(leader.RelativePath) : null;
+        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, Follows = follows };
     }
 
     // A file input that changed or vanished since it was added is an error naming it, not bytes from another version.

@@ -17,7 +17,7 @@ public static class ArchiveFormats
         Img.ImgFormat.Instance,
         Spd.SpdFormat.Instance, // SPR0 at offset 0
         Spr.SprFormat.Instance, // SPR0 at offset 8
-        Img.ImgV1Format.Instance, // no magic: Detect finds it by the .dir beside it, after every format with one, before PAK
+        Img.ImgV1Format.Instance, // no magic: an IPairedFormat, found by the .dir beside it
         Tar.TarFormat.Instance,
         Zip.ZipFormat.Instance,
         Txd.TxdFormat.Instance, // a chunk type (0x16) and sizes that add up, weaker than a magic: after those, before PAK
@@ -39,14 +39,14 @@ public static class ArchiveFormats
     }
 
     /// <summary>
-    /// The problem of a whole file no format recognises, for its one error line: the formats known, and what is wrong with an
-    /// IMG v1 directory beside it when there is one (a damaged <c>x.dir</c> is the likelier mistake than an unknown format).
+    /// The problem of a whole file no format recognises, for its one error line: the formats known, and what a format
+    /// recognised by a companion file finds wrong with one beside it (a damaged companion is the likelier mistake).
     /// </summary>
     internal static string NotKnown(string path) =>
-        "not an archive format ArchiveEmu knows (" + KnownNames + ")"
-        + (Img.ImgV1Format.DirectoryOf(path) is not null && Img.ImgV1Format.WhyNotPair(path) is { } why ? "; as IMG v1: " + why
-            : Img.ImgV1Format.DataOf(path) is { } data ? $"; it is the directory of the IMG v1 archive {Path.GetFileName(data)}, whose entries are addressed through {Path.GetFileName(data)}/"
-            : "");
+        "not an archive format ArchiveEmu knows (" + KnownNames + ")" + string.Concat(Paired.Select(f => f.NotKnownBecause(path)));
+
+    // The formats recognised by a file beside the archive (IFollowingFormat's companions come through Routing).
+    private static readonly IPairedFormat[] Paired = All.OfType<IPairedFormat>().ToArray();
 
     /// <summary>The format of the archive at <paramref name="source"/> (a file or a slice of one), or null if none recognises it.</summary>
     public static IArchiveFormat? Detect(ArchiveSource source)
@@ -59,11 +59,9 @@ public static class ArchiveFormats
     {
         var head = reader.ReadHead(DetectHeadSize);
         var byContent = All.FirstOrDefault(f => f.Detect(head, reader.Length));
-        // IMG v1's data file has no magic: a whole file with its .dir beside it is one, unless a magic said otherwise (VER2 wins);
-        // PAK's and TXD's guesses lose (a gta3.img may start with a TXD entry).
-        if ((byContent is null || byContent == Pak.PakFormat.Instance || byContent == Txd.TxdFormat.Instance) && !reader.Source.IsSlice && Img.ImgV1Format.IsPair(reader.Source.Path))
-            return Img.ImgV1Format.Instance;
-        return byContent;
+        if (reader.Source.IsSlice)
+            return byContent; // a slice has no file beside it
+        return Paired.FirstOrDefault(f => f.IsPaired(reader.Source.Path, byContent)) ?? byContent;
     }
 
     /// <summary>Detects the format and reads the index; an unknown format is an <see cref="ArchiveFormatException"/>.</summary>

@@ -40,12 +40,6 @@ public interface IArchiveFormat
     IReadOnlyList<string> Extensions => [];
 
     /// <summary>
-    /// Files other than the archive at <paramref name="path"/> that its index is read from (IMG v1: its <c>x.dir</c>), so that
-    /// whatever depends on the archive's bytes (the cache key) notices when one of them changes; none for most formats.
-    /// </summary>
-    internal IReadOnlyList<string> CompanionFiles(string path) => [];
-
-    /// <summary>
     /// True if the file looks like this format. <paramref name="head"/> holds the first bytes of the
     /// file (up to 64 KiB, fewer if the file is shorter); <paramref name="length"/> is the file's size.
     /// Must not throw on any input.

@@ -46,7 +46,7 @@ public sealed partial class ModRouter
 
         var overrides = walk.Overrides.Values.ToArray();
         var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules }).ToList();
-        var routes = ImgDirectories.Attach(AcbFollowers.Attach(walk.Archives.Values.Select(a => a.ToRoute()).ToArray(), overrides, overrideConflicts, walk.Warnings), overrides);
+        var routes = FollowingRoutes.Attach(walk.Archives.Values.Select(a => a.ToRoute()).ToArray(), overrides, overrideConflicts, walk.Warnings);
         return new RoutePlan(_game, _mods, routes, overrides, routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
     }
 

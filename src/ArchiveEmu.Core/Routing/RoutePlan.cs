@@ -1,6 +1,4 @@
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.Formats.Acb;
-using ArchiveEmu.Core.Formats.Img;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Routing;
@@ -21,10 +19,12 @@ public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<s
 /// <param name="GamePath">Full path of the original archive (for an archive inside another file, of that file).</param>
 /// <param name="Slice">Set when the original is a slice of <paramref name="GamePath"/> (an archive stored inside another); null for the whole file.</param>
 public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchiveFormat Format, ArchivePatch Patch, IReadOnlyList<RouteConflict> Conflicts,
-    ArchiveSource? Slice = null)
+    ArchiveSource? Slice = null) : IFollowedRoute
 {
-    /// <summary>Reads and validates the original's index: the whole file, or the slice (for an IMG v1 .dir, its pair's, read through the .img).</summary>
-    public ArchiveIndex ReadOriginal() => ImgData?.ReadOriginal() ?? (Slice is null ? Format.ReadIndex(GamePath) : Format.ReadIndex(Slice));
+    /// <summary>Reads and validates the original's index: the whole file, or the slice (for a follower, as its format reads it: <see cref="Follows"/>).</summary>
+    public ArchiveIndex ReadOriginal() => Following is { } following ? following.ReadFollowerOriginal(ReadOwnOriginal, Follows!) : ReadOwnOriginal();
+
+    private ArchiveIndex ReadOwnOriginal() => Slice is null ? Format.ReadIndex(GamePath) : Format.ReadIndex(Slice);
 
     /// <summary>
     /// Entries that hold an archive which mods change inside (docs/DESIGN.md, "Archives inside archives"), each with the
@@ -33,40 +33,25 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
     public IReadOnlyList<NestedRoute> Nested { get; init; } = [];
 
     /// <summary>
-    /// For an ACB: the route of the streamed AWB beside it that mods change, whose header copy and hash the ACB is rebuilt
-    /// to match (docs/DESIGN.md, "ACB follows its AWB"); null for every other archive.
+    /// The route of the archive mods change that this one follows and is rebuilt from, as its format (an
+    /// <see cref="IFollowingFormat"/>) says, or null.
     /// </summary>
-    public ArchiveRoute? StreamAwb { get; init; }
+    public ArchiveRoute? Follows { get; init; }
 
-    /// <summary>
-    /// For an IMG v1 directory (<c>x.dir</c>): the route of the data file <c>x.img</c> it describes, which mods change; it is
-    /// served rebuilt to match (docs/DESIGN.md, "IMG v1: the .dir follows its .img"). Null for every other archive.
-    /// </summary>
-    public ArchiveRoute? ImgData { get; init; }
-
-    /// <summary>The route this one follows and is rebuilt from (<see cref="StreamAwb"/> or <see cref="ImgData"/>), or null.</summary>
-    public ArchiveRoute? Follows => StreamAwb ?? ImgData;
+    // The format's rules for following, when this route follows another.
+    private IFollowingFormat? Following => Follows is null ? null : Format as IFollowingFormat;
 
     /// <summary>
     /// Reads the original and builds the emulated archive: each nested route first, then this one with each such entry
-    /// replaced by the inner emulated archive's segments (never its bytes). The caller disposes it.
+    /// replaced by the inner emulated archive's segments (never its bytes); a follower as its format builds it from its leader.
+    /// The caller disposes it.
     /// </summary>
-    public EmulatedArchive Build(FileHandlePool? pool = null)
-    {
-        if (ImgData is { } data) // the same original and patch as the .img's build, so the two always agree
-        {
-            if (Patch.Changes.Count > 0 || Nested.Count > 0)
-                throw new ArchiveFormatException(GamePath, 0, $"the IMG v1 directory is rebuilt from {data.RelativePath}; give changes to {data.RelativePath}, not to its .dir");
-            return data.BuildWith(pool, (original, patch) => ImgV1Format.BuildDirectory(original, patch, pool));
-        }
-        return BuildWith(pool, (original, patch) =>
-        {
-            if (StreamAwb is null)
-                return Format.Build(original, patch, pool);
-            using var awb = StreamAwb.Build(pool); // built again, not shared with the AWB's own serving: O(entries), and the ACB reads it once for the hash
-            return AcbFormat.BuildFollowing(original, patch, awb.File, Path.GetFileNameWithoutExtension(StreamAwb.RelativePath), pool);
-        });
-    }
+    public EmulatedArchive Build(FileHandlePool? pool = null) =>
+        Following is { } following ? following.BuildFollower(this, Follows!, pool) : BuildWith(pool, (original, patch) => Format.Build(original, patch, pool));
+
+    bool IFollowedRoute.HasChanges => Patch.Changes.Count > 0 || Nested.Count > 0;
+
+    EmulatedArchive IFollowedRoute.BuildWith(FileHandlePool? pool, Func<ArchiveIndex, ArchivePatch, EmulatedArchive> build) => BuildWith(pool, build);
 
     /// <summary>The original read and the patch with every nested route built into it, given to <paramref name="build"/>.</summary>
     private EmulatedArchive BuildWith(FileHandlePool? pool, Func<ArchiveIndex, ArchivePatch, EmulatedArchive> build)

@@ -44,9 +44,9 @@ internal static class RouteKey
         text.Append("original ");
         AppendIdentity(text, FileIdentity.Of(route.GamePath));
         text.Append('\n');
-        if (route.Slice is null && route.Follows is null)
+        if (route.Slice is null && route.Follows is null && route.Format is IPairedFormat paired)
         {
-            foreach (var companion in route.Format.CompanionFiles(route.GamePath)) // IMG v1's .dir: the index is read from it
+            foreach (var companion in paired.CompanionFiles(route.GamePath)) // IMG v1's .dir: the index is read from it
             {
                 text.Append("companion ").Append(companion).Append(' ');
                 AppendIdentity(text, FileIdentity.Of(companion));

@@ -11,17 +11,17 @@ namespace ArchiveEmu.Core.Formats.Acb;
 /// ACB is rebuilt around the emulated AWB by <see cref="AcbBuilder"/>. An ACB with no in-memory AWB has no entries: it
 /// is emulated only when the streamed AWB beside it is (<see cref="BuildFollowing"/>).
 /// </summary>
-internal sealed class AcbFormat : IArchiveFormat
+internal sealed partial class AcbFormat : ArchiveFormat<AcbIndex>
 {
     public static AcbFormat Instance { get; } = new();
 
-    public string Name => "acb";
-    public EntryAddressing Addressing => EntryAddressing.ByIndex;
-    public StringComparer NameComparer => StringComparer.Ordinal;
-    public IReadOnlyList<string> Extensions { get; } = [".acb"];
+    public override string Name => "acb";
+    public override EntryAddressing Addressing => EntryAddressing.ByIndex;
+    public override StringComparer NameComparer => StringComparer.Ordinal;
+    public override IReadOnlyList<string> Extensions { get; } = [".acb"];
 
     /// <summary>An @UTF table (plain or masked) at offset 0 named "Header" whose size fits the file (vgmstream acb.c checks the same).</summary>
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < UtfTableReader.HeaderSize)
             return false;
@@ -40,17 +40,18 @@ internal sealed class AcbFormat : IArchiveFormat
         return size <= length && nameAt <= t.Length - "Header\0"u8.Length && t[(int)nameAt..].StartsWith("Header\0"u8);
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         var acb = AcbFile.Read(source);
         var memory = acb.MemoryAwb is null ? null : (AwbIndex)AwbFormat.Instance.ReadIndex(acb.MemoryAwbSource());
         return new AcbIndex(acb, memory);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
+    protected override EmulatedArchive BuildArchive(AcbIndex original, ArchivePatch patch, FileHandlePool? pool) =>
         BuildFollowing(original, patch, null, "", pool);
+
+    // Its entries are its in-memory AWB's, built (and the ACB spliced) even with no change.
+    protected override bool UnchangedIsOriginal => false;
 
     /// <summary>
     /// The emulated ACB: its in-memory AWB with <paramref name="patch"/> applied, and, when <paramref name="streamAwb"/> is
@@ -59,7 +60,7 @@ internal sealed class AcbFormat : IArchiveFormat
     /// </summary>
     public static EmulatedArchive BuildFollowing(ArchiveIndex original, ArchivePatch patch, VirtualFile? streamAwb, string streamAwbName, FileHandlePool? pool = null)
     {
-        var index = original as AcbIndex ?? throw new ArgumentException("not an ACB index", nameof(original));
+        var index = AsIndex(original);
         if (index.MemoryAwb is null && patch.Changes.Count > 0)
             throw new ArchiveFormatException(index.Source.Name, 0, "the ACB holds no in-memory AWB (AwbFile) for entry "
                 + $"{patch.Changes[0].Key} (from {patch.Changes[0].Origin}); a streamed AWB's entries go in the folder named like the .awb");

@@ -15,13 +15,6 @@ internal static class AfsBuilder
     {
         // Runs of unchanged entries fold into one slice each, so about three segments per change (input, padding, the run after).
         var builder = new VirtualFileBuilder(pool, expectedSegments: 3 * patch.Changes.Count + 8);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(),
-                original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
-        }
-
         var changes = IndexChanges(original, patch);
         int oldCount = original.Entries.Count;
         int count = Math.Max(oldCount, changes.Count == 0 ? 0 : changes.Keys.Max() + 1);

@@ -4,7 +4,7 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats.Afs;
 
 /// <summary>CRI AFS (<c>AFS\0</c>): little-endian u32 offsets, 0x800-aligned entries, an optional name table.</summary>
-internal sealed class AfsFormat : IArchiveFormat
+internal sealed class AfsFormat : ArchiveFormat<AfsIndex>
 {
     internal const int Alignment = 0x800;
     internal const int NameRecordSize = 48;
@@ -12,12 +12,12 @@ internal sealed class AfsFormat : IArchiveFormat
 
     public static AfsFormat Instance { get; } = new();
 
-    public string Name => "afs";
-    public EntryAddressing Addressing => EntryAddressing.ByIndex;
-    public StringComparer NameComparer => StringComparer.Ordinal;
-    public IReadOnlyList<string> Extensions { get; } = [".afs"];
+    public override string Name => "afs";
+    public override EntryAddressing Addressing => EntryAddressing.ByIndex;
+    public override StringComparer NameComparer => StringComparer.Ordinal;
+    public override IReadOnlyList<string> Extensions { get; } = [".afs"];
 
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < 8 || !head.StartsWith("AFS\0"u8))
             return false;
@@ -25,9 +25,7 @@ internal sealed class AfsFormat : IArchiveFormat
         return count <= MaxEntries && 8 + 8 * count <= length;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < 8 || !reader.ReadBytes(0, 4, "AFS magic").AsSpan().SequenceEqual("AFS\0"u8))
@@ -66,8 +64,8 @@ internal sealed class AfsFormat : IArchiveFormat
         return new AfsIndex(source, entries, firstData, placement, records);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        AfsBuilder.Build(original as AfsIndex ?? throw new ArgumentException("not an AFS index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(AfsIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        AfsBuilder.Build(original, patch, pool);
 
     private static (AfsNameTablePlacement, byte[]?) ReadNameTable(ArchiveFileReader reader, ReadOnlySpan<byte> afterTable,
         uint count, long tableEnd, long firstData)

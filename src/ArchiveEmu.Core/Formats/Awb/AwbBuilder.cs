@@ -14,13 +14,6 @@ internal static class AwbBuilder
     public static EmulatedArchive Build(AwbIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool, expectedSegments: 2 * Math.Max(original.Entries.Count, patch.Changes.Count) + 8);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(),
-                original.Entries.Select(e => new EmulatedEntry(e.Index, null, e.Size, EntryState.Original, "original")).ToArray());
-        }
-
         var changes = IndexChanges(original, patch);
         int oldCount = original.Entries.Count;
         int count = Math.Max(oldCount, changes.Count == 0 ? 0 : changes.Keys.Max() + 1);

@@ -4,18 +4,18 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats.Awb;
 
 /// <summary>CRI AWB (<c>AFS2</c>): a table of ids and n+1 positions of 2, 4 or 8 bytes, entries aligned, unaligned ends stored.</summary>
-internal sealed class AwbFormat : IArchiveFormat
+internal sealed class AwbFormat : ArchiveFormat<AwbIndex>
 {
     internal const int MaxEntries = 1 << 24;
 
     public static AwbFormat Instance { get; } = new();
 
-    public string Name => "awb";
-    public EntryAddressing Addressing => EntryAddressing.ByIndex;
-    public StringComparer NameComparer => StringComparer.Ordinal;
-    public IReadOnlyList<string> Extensions { get; } = [".awb"];
+    public override string Name => "awb";
+    public override EntryAddressing Addressing => EntryAddressing.ByIndex;
+    public override StringComparer NameComparer => StringComparer.Ordinal;
+    public override IReadOnlyList<string> Extensions { get; } = [".awb"];
 
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < AwbHeader.Size || !head.StartsWith("AFS2"u8) || head[5] is not (2 or 4 or 8) || head[6] is not (2 or 4))
             return false;
@@ -23,9 +23,7 @@ internal sealed class AwbFormat : IArchiveFormat
         return count <= MaxEntries && AwbHeader.Size + count * head[6] + (count + 1) * head[5] <= length;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < AwbHeader.Size)
@@ -56,8 +54,12 @@ internal sealed class AwbFormat : IArchiveFormat
         return new AwbIndex(source, entries, header, ids, positions);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        AwbBuilder.Build(original as AwbIndex ?? throw new ArgumentException("not an AWB index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(AwbIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        AwbBuilder.Build(original, patch, pool);
+
+    // AWB entries have no names.
+    protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(AwbIndex original) =>
+        original.Entries.Select(e => new EmulatedEntry(e.Index, null, e.Size, EntryState.Original, "original")).ToArray();
 
     private static AwbHeader ReadHeader(ArchiveFileReader reader, byte[] bytes)
     {

@@ -17,13 +17,6 @@ internal static class CpkBuilder
 
     public static EmulatedArchive Build(CpkIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
-        if (patch.Changes.Count == 0)
-        {
-            var builder = new VirtualFileBuilder(pool);
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(),
-                original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
-        }
         try
         {
             return original.IsIdOnly ? CpkIdBuilder.Build(original, patch, pool) : BuildNamed(original, patch, pool);

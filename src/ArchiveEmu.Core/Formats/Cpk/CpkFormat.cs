@@ -8,21 +8,21 @@ namespace ArchiveEmu.Core.Formats.Cpk;
 /// content, every entry on a multiple of Align. An entry with FileSize below ExtractSize is stored CRILAYLA-compressed.
 /// Named entries are addressed by "DirName/FileName"; ID-only ones by ID (<see cref="AddressingOf"/>; docs/FORMATS.md, "CRI CPK").
 /// </summary>
-internal sealed class CpkFormat : IArchiveFormat
+internal sealed class CpkFormat : ArchiveFormat<CpkIndex>
 {
     /// <summary>The most entries a CPK may claim (the file size usually limits it first).</summary>
     internal const int MaxEntries = 1 << 24;
 
     public static CpkFormat Instance { get; } = new();
 
-    public string Name => "cpk";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
+    public override string Name => "cpk";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
     // Mods for CRI FileSystem V2 Hook match inner paths ignoring case and hand CRI the CPK's own spelling (which CRI
     // looks up exactly): an entry replaced keeps the CPK's spelling, so both hold; docs/FORMATS.md, "Letter case of entry names".
-    public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
-    public IReadOnlyList<string> Extensions { get; } = [".cpk"];
+    public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public override IReadOnlyList<string> Extensions { get; } = [".cpk"];
 
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < CpkPacket.HeaderSize + 8 || !head.StartsWith("CPK "u8))
             return false;
@@ -33,20 +33,18 @@ internal sealed class CpkFormat : IArchiveFormat
     }
 
     /// <summary>An ID-only CPK (an ITOC and no TOC) is addressed by ID (<c>EntryKey.ByIndex(id)</c>): the header packet alone tells.</summary>
-    public EntryAddressing AddressingOf(ArchiveSource source)
+    public override EntryAddressing AddressingOf(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         return CpkIndexReader.IsIdOnly(reader) ? EntryAddressing.ByIndex : EntryAddressing.ByName;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         return CpkIndexReader.Read(reader);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, VirtualFiles.FileHandlePool? pool = null) =>
-        CpkBuilder.Build(original as CpkIndex ?? throw new ArgumentException("not a CPK index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(CpkIndex original, ArchivePatch patch, VirtualFiles.FileHandlePool? pool) =>
+        CpkBuilder.Build(original, patch, pool);
 }

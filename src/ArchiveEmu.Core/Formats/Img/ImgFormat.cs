@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Formats.Img;
 /// GTA IMG v2 (San Andreas): <c>VER2</c>, u32 n, n × {u32 offset, u16 size (both in 2048-byte sectors),
 /// u16 0, name[24]}, then sector-aligned data. Names compare case-insensitively, as the game does.
 /// </summary>
-internal sealed class ImgFormat : IArchiveFormat
+internal sealed class ImgFormat : ArchiveFormat<ImgIndex>
 {
     internal const int SectorSize = 2048;
     internal const int RecordSize = 32;
@@ -18,12 +18,12 @@ internal sealed class ImgFormat : IArchiveFormat
 
     public static ImgFormat Instance { get; } = new();
 
-    public string Name => "img";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
-    public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
-    public IReadOnlyList<string> Extensions { get; } = [".img"];
+    public override string Name => "img";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
+    public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public override IReadOnlyList<string> Extensions { get; } = [".img"];
 
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < HeaderSize || !head.StartsWith("VER2"u8))
             return false;
@@ -31,9 +31,7 @@ internal sealed class ImgFormat : IArchiveFormat
         return count <= MaxEntries && HeaderSize + RecordSize * count <= length;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < HeaderSize)
@@ -65,8 +63,8 @@ internal sealed class ImgFormat : IArchiveFormat
         return new ImgIndex(source, records);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        ImgBuilder.Build(original as ImgIndex ?? throw new ArgumentException("not an IMG index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(ImgIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        ImgBuilder.Build(original, patch, pool);
 
     private static ImgRecord ReadRecord(ReadOnlySpan<byte> bytes) => new("",
         bytes.Slice(8, NameFieldSize).ToArray(),

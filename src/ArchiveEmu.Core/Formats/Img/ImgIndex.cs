@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Formats.Img;
 /// <param name="Sector">Where the data starts, in 2048-byte sectors.</param>
 /// <param name="Sectors">The data's size in sectors.</param>
 /// <param name="Streaming">The second u16 (0 in every known file), kept for unchanged entries.</param>
-internal sealed record ImgRecord(string Name, byte[] NameField, uint Sector, ushort Sectors, ushort Streaming);
+internal sealed record ImgRecord(string Name, byte[] NameField, uint Sector, ushort Sectors, ushort Streaming) : IImgRecord;
 
 /// <summary>The validated index of a GTA IMG v2 archive: its directory records in stored order.</summary>
 internal sealed class ImgIndex : ArchiveIndex

@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using System.Text;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Formats.Img;
@@ -9,24 +8,17 @@ namespace ArchiveEmu.Core.Formats.Img;
 /// entry's data in directory order from sector 0, unchanged entries as slices of the original with their sector padding
 /// (runs of them merge into one slice), injected files zero-padded to a whole sector; the directory (<c>x.dir</c>) is rebuilt
 /// in memory with those sectors. Deleted records are dropped, added ones go at the end; names match case-insensitively and a
-/// replaced entry keeps the original's spelling. With no change both are the originals, byte for byte.
+/// replaced entry keeps the original's spelling (<see cref="ImgPlan"/>). With no change both are the originals, byte for byte (the data
+/// file through <see cref="ArchiveFormat{TIndex}"/>).
 /// </summary>
 internal static class ImgV1Builder
 {
-    private const int MaxNameLength = ImgFormat.NameFieldSize - 1;
-    private static readonly NameRule Names = new("IMG", StringComparer.OrdinalIgnoreCase);
-
     /// <summary>A record of the emulated directory: its name bytes, where its data comes from, and its size in sectors.</summary>
     private sealed record Planned(string Name, byte[] NameField, ImgV1Record? Original, EntryChange? Change, long Sectors);
 
     public static EmulatedArchive BuildData(ImgV1Index original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool, expectedSegments: 2 * (original.Records.Count + patch.Changes.Count) + 2);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(), Unchanged(original));
-        }
         var (planned, entries) = Plan(original, patch);
         foreach (var p in planned)
         {
@@ -73,21 +65,8 @@ internal static class ImgV1Builder
     /// </summary>
     private static (List<Planned>, List<EmulatedEntry>) Plan(ImgV1Index original, ArchivePatch patch)
     {
-        var changes = NamedPatch.ByName(original, patch, Names);
-        var names = original.Records.Select(r => r.Name).ToArray();
-        var (changeOf, added) = NamedPatch.Match(original, names, changes, Names);
-        var planned = new List<Planned>(original.Records.Count + added.Count);
-        var deleted = new List<EmulatedEntry>();
-        for (int i = 0; i < original.Records.Count; i++)
-        {
-            var record = original.Records[i];
-            if (changeOf[i] is { IsDelete: true } change)
-                deleted.Add(new EmulatedEntry(i, record.Name, 0, EntryState.Deleted, change.Origin));
-            else
-                planned.Add(new Planned(record.Name, record.NameField, record, changeOf[i], changeOf[i] is { } c ? SectorsOf(c) : record.Sectors));
-        }
-        foreach (var change in added)
-            planned.Add(new Planned(change.Key.Name!, NewNameField(original, change), null, change, SectorsOf(change)));
+        var (shared, deleted) = ImgPlan.Of(original, original.Records, patch);
+        var planned = shared.Select(p => new Planned(p.Name, p.NameField, p.Original, p.Change, p.Change is { } c ? ImgPlan.SectorsOf(c) : p.Original!.Sectors)).ToList();
 
         var entries = new List<EmulatedEntry>(planned.Count + deleted.Count);
         long sector = 0;
@@ -105,19 +84,4 @@ internal static class ImgV1Builder
         return (planned, entries);
     }
 
-    private static long SectorsOf(EntryChange change) => (change.Input!.Length + ImgFormat.SectorSize - 1) / ImgFormat.SectorSize;
-
-    /// <summary>The 24-byte name field of an added entry: 1 to 23 printable ASCII characters, NUL-padded.</summary>
-    private static byte[] NewNameField(ImgV1Index original, EntryChange change)
-    {
-        string name = change.Key.Name!;
-        var field = new byte[ImgFormat.NameFieldSize];
-        bool fits = name.Length <= MaxNameLength && Ascii.IsValid(name) && !name.Contains('/') && !name.Contains('\\');
-        if (fits)
-            Encoding.ASCII.GetBytes(name, field);
-        if (!fits || ImgFormat.TryParseName(field) != name)
-            throw new ArchiveFormatException(original.Source.Name, 0,
-                $"cannot add '{name}' (from {change.Origin}): IMG names are 1 to {MaxNameLength} printable ASCII characters with no folders");
-        return field;
-    }
 }

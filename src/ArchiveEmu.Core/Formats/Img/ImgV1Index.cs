@@ -5,7 +5,7 @@ namespace ArchiveEmu.Core.Formats.Img;
 /// <param name="NameField">The 24 stored name bytes, written back verbatim.</param>
 /// <param name="Sector">Where the data starts in the <c>.img</c>, in 2048-byte sectors.</param>
 /// <param name="Sectors">The data's size in sectors (a u32 in v1, where v2 has a u16).</param>
-internal sealed record ImgV1Record(string Name, byte[] NameField, uint Sector, uint Sectors);
+internal sealed record ImgV1Record(string Name, byte[] NameField, uint Sector, uint Sectors) : IImgRecord;
 
 /// <summary>
 /// The validated index of a GTA IMG v1 pair (GTA III, Vice City): the data file <c>x.img</c> is the archive's

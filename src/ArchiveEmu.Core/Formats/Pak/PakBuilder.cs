@@ -16,13 +16,6 @@ internal static class PakBuilder
     public static EmulatedArchive Build(PakIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool, expectedSegments: original.Records.Count + 3 * patch.Changes.Count + 4);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(),
-                original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
-        }
-
         var variant = original.Variant;
         var changes = NamedPatch.ByName(original, patch, Names, change =>
         {

@@ -7,27 +7,25 @@ namespace ArchiveEmu.Core.Formats.Pak;
 /// an all-zero record; V2/V3 an s32 count, then packed name[32]/name[24] + s32 size + data; each
 /// little- or big-endian (see <see cref="PakVariant"/>). Detected by walking the records in the head.
 /// </summary>
-internal sealed class PakFormat : IArchiveFormat
+internal sealed class PakFormat : ArchiveFormat<PakIndex>
 {
     /// <summary>The most records a V2/V3 count may claim (the file size usually limits it first).</summary>
     private const int MaxEntries = 1 << 24;
 
     public static PakFormat Instance { get; } = new();
 
-    public string Name => "pak";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
-    public StringComparer NameComparer => StringComparer.Ordinal;
+    public override string Name => "pak";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
+    public override StringComparer NameComparer => StringComparer.Ordinal;
     // .bin and .arc as FEF's PAK examples name them (init_free.bin, loading.arc).
-    public IReadOnlyList<string> Extensions { get; } = [".pak", ".pac", ".arc", ".bin"];
+    public override IReadOnlyList<string> Extensions { get; } = [".pak", ".pac", ".arc", ".bin"];
 
-    public bool Detect(ReadOnlySpan<byte> head, long length) => DetectVariant(head, length) is not null;
+    public override bool Detect(ReadOnlySpan<byte> head, long length) => DetectVariant(head, length) is not null;
 
     /// <summary>The variant the head reads as, or null when it is not a PAK; never throws.</summary>
     public static PakVariant? DetectVariant(ReadOnlySpan<byte> head, long length) => PakProbe.Detect(head, length);
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         var head = reader.ReadHead(ArchiveFormats.DetectHeadSize);
@@ -37,8 +35,8 @@ internal sealed class PakFormat : IArchiveFormat
         return ReadIndex(reader, variant);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        PakBuilder.Build(original as PakIndex ?? throw new ArgumentException("not a PAK index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(PakIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        PakBuilder.Build(original, patch, pool);
 
     private static PakIndex ReadIndex(ArchiveFileReader reader, PakVariant variant)
     {

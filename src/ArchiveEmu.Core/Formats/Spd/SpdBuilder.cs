@@ -12,15 +12,6 @@ internal static class SpdBuilder
 {
     public static EmulatedArchive Build(SpdIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
-        if (patch.Changes.Count == 0)
-        {
-            var whole = new VirtualFileBuilder(pool, expectedSegments: 1);
-            original.AppendOriginal(whole, 0, original.Length);
-            var details = original.Textures.Select(t => t.Detail).Concat(original.Sprites.Select(s => SpriteSheetDetail.SpdSprite(s.Record))).ToArray();
-            return new EmulatedArchive(original, whole.Build(), original.Entries.Select(e =>
-                new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original") { Detail = details[e.Index] }).ToArray());
-        }
-
         var plan = SpdPlan.Make(original, patch);
         var sprites = plan.Sprites.ToList();
         int textureCount = original.Textures.Count + plan.NewTextures.Count;

@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Formats.Spd;
 /// (<c>SPR0</c>, u16 texture and sprite counts at 0x14 and 0x16, u32 table offsets at 0x18 and 0x1C), 0x30-byte texture records
 /// (id, offset and size of the texture's DDS bytes), 0xA0-byte sprite records (id, texture id, coordinates). Little-endian.
 /// </summary>
-internal sealed class SpdFormat : IArchiveFormat
+internal sealed class SpdFormat : ArchiveFormat<SpdIndex>
 {
     internal const int HeaderSize = 0x20;
     internal const int TextureRecordSize = 0x30;
@@ -16,14 +16,14 @@ internal sealed class SpdFormat : IArchiveFormat
 
     public static SpdFormat Instance { get; } = new();
 
-    public string Name => "spd";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
+    public override string Name => "spd";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
 
     /// <summary>FEF reads the <c>tex_</c> and <c>spr_</c> prefixes and the extensions ignoring case.</summary>
-    public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
-    public IReadOnlyList<string> Extensions { get; } = [".spd"];
+    public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public override IReadOnlyList<string> Extensions { get; } = [".spd"];
 
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < HeaderSize || !head.StartsWith("SPR0"u8))
             return false;
@@ -31,9 +31,7 @@ internal sealed class SpdFormat : IArchiveFormat
         return textureTable + (long)TextureRecordSize * textures <= length && spriteTable + (long)SpriteRecordSize * sprites <= length;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < HeaderSize)
@@ -75,6 +73,13 @@ internal sealed class SpdFormat : IArchiveFormat
         return new SpdIndex(source, header, textures, sprites);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        SpdBuilder.Build(original as SpdIndex ?? throw new ArgumentException("not an SPD index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(SpdIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        SpdBuilder.Build(original, patch, pool);
+
+    // Each texture's and sprite's detail, as listings show it.
+    protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(SpdIndex original)
+    {
+        var details = original.Textures.Select(t => t.Detail).Concat(original.Sprites.Select(s => SpriteSheetDetail.SpdSprite(s.Record))).ToArray();
+        return original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original") { Detail = details[e.Index] }).ToArray();
+    }
 }

@@ -12,15 +12,6 @@ internal static class SprBuilder
 {
     public static EmulatedArchive Build(SprIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
-        if (patch.Changes.Count == 0)
-        {
-            var whole = new VirtualFileBuilder(pool, expectedSegments: 1);
-            original.AppendOriginal(whole, 0, original.Length);
-            var details = original.Textures.Select(t => t.Detail).Concat(original.Sprites.Select(s => SpriteSheetDetail.SprSprite(s.Record))).ToArray();
-            return new EmulatedArchive(original, whole.Build(), original.Entries.Select(e =>
-                new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original") { Detail = details[e.Index] }).ToArray());
-        }
-
         var plan = SprPlan.Make(original, patch);
         int textureCount = original.Textures.Count + plan.NewTextures.Count, spriteCount = plan.Sprites.Count;
         if (textureCount > ushort.MaxValue || spriteCount > ushort.MaxValue)

@@ -9,7 +9,7 @@ namespace ArchiveEmu.Core.Formats.Spr;
 /// header (<c>SPR0</c> at 8, u16 texture and sprite counts at 0x14 and 0x16, u32 pointer-table offsets at 0x18 and 0x1C),
 /// 8-byte pointers {u32, u32 offset}, 0x80-byte sprite records (texture index at 0x14), TMX textures. Little-endian.
 /// </summary>
-internal sealed class SprFormat : IArchiveFormat
+internal sealed class SprFormat : ArchiveFormat<SprIndex>
 {
     internal const int HeaderSize = 0x20;
     internal const int PointerSize = 8;
@@ -18,12 +18,12 @@ internal sealed class SprFormat : IArchiveFormat
 
     public static SprFormat Instance { get; } = new();
 
-    public string Name => "spr";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
-    public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
-    public IReadOnlyList<string> Extensions { get; } = [".spr"];
+    public override string Name => "spr";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
+    public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public override IReadOnlyList<string> Extensions { get; } = [".spr"];
 
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < HeaderSize || !head[8..].StartsWith("SPR0"u8))
             return false;
@@ -31,9 +31,7 @@ internal sealed class SprFormat : IArchiveFormat
         return textureTable + (long)PointerSize * textures <= length && spriteTable + (long)PointerSize * sprites <= length;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < HeaderSize)
@@ -68,6 +66,13 @@ internal sealed class SprFormat : IArchiveFormat
         return new SprIndex(source, header, textures, sprites);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        SprBuilder.Build(original as SprIndex ?? throw new ArgumentException("not an SPR index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(SprIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        SprBuilder.Build(original, patch, pool);
+
+    // Each texture's and sprite's detail, as listings show it.
+    protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(SprIndex original)
+    {
+        var details = original.Textures.Select(t => t.Detail).Concat(original.Sprites.Select(s => SpriteSheetDetail.SprSprite(s.Record))).ToArray();
+        return original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original") { Detail = details[e.Index] }).ToArray();
+    }
 }

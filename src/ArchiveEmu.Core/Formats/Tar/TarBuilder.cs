@@ -17,13 +17,6 @@ internal static class TarBuilder
     public static EmulatedArchive Build(TarIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(),
-                original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray());
-        }
-
         // "dir/" and "dir" are one path: a mod file named like a directory must not slip in beside it.
         var names = original.Members.Select(m => m.Name.TrimEnd('/')).ToArray();
         var (changeOf, added) = NamedPatch.Match(original, names, NamedPatch.ByName(original, patch, Names), Names, checkMatched: (i, change) =>

@@ -4,24 +4,22 @@ using static ArchiveEmu.Core.Formats.Tar.TarHeader;
 namespace ArchiveEmu.Core.Formats.Tar;
 
 /// <summary>tar (ustar, pax; GNU long names read): 512-byte headers, data padded to 512, two zero blocks at the end.</summary>
-internal sealed class TarFormat : IArchiveFormat
+internal sealed class TarFormat : ArchiveFormat<TarIndex>
 {
     private const int MaxExtensionSize = 1 << 20; // a pax or long-name record bigger than this is not a name
 
     public static TarFormat Instance { get; } = new();
 
-    public string Name => "tar";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
-    public StringComparer NameComparer => StringComparer.Ordinal;
-    public IReadOnlyList<string> Extensions { get; } = [".tar"];
+    public override string Name => "tar";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
+    public override StringComparer NameComparer => StringComparer.Ordinal;
+    public override IReadOnlyList<string> Extensions { get; } = [".tar"];
 
-    public bool Detect(ReadOnlySpan<byte> head, long length) =>
+    public override bool Detect(ReadOnlySpan<byte> head, long length) =>
         head.Length >= BlockSize && head[..BlockSize].IndexOfAnyExcept((byte)0) >= 0 && ChecksumMatches(head[..BlockSize])
         && ParseNumber(head.Slice(SizeField, SizeLength)) is not null;
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         var members = new List<TarMember>();
@@ -69,8 +67,8 @@ internal sealed class TarFormat : IArchiveFormat
         return new TarIndex(source, members, Math.Min(at, reader.Length));
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        TarBuilder.Build(original as TarIndex ?? throw new ArgumentException("not a tar index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(TarIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        TarBuilder.Build(original, patch, pool);
 
     private static string UstarName(ReadOnlySpan<byte> header)
     {

@@ -22,13 +22,6 @@ internal static class TxdBuilder
     public static EmulatedArchive Build(TxdIndex original, ArchivePatch patch, FileHandlePool? pool)
     {
         var builder = new VirtualFileBuilder(pool, expectedSegments: 4 * (original.Textures.Count + patch.Changes.Count) + 4);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(), original.Textures.Select((t, i) =>
-                new EmulatedEntry(i, t.EntryName, t.Length, EntryState.Original, "original") { Detail = t.Detail }).ToArray());
-        }
-
         var (planned, deleted) = Plan(original, patch);
         if (planned.Count > ushort.MaxValue)
             throw new ArchiveFormatException(original.Source.Name, RwChunk.HeaderSize, $"{planned.Count} textures; a dictionary's u16 count stops at {ushort.MaxValue}");

@@ -8,23 +8,23 @@ namespace ArchiveEmu.Core.Formats.Txd;
 /// (u16 texture count, u16 device id), that many texture native chunks (0x15), and an extension chunk. Entries are the
 /// textures, named <c>&lt;texture name&gt;.dds</c>; each is its texture native chunk.
 /// </summary>
-internal sealed class TxdFormat : IArchiveFormat
+internal sealed class TxdFormat : ArchiveFormat<TxdIndex>
 {
     private const int MinStructSize = 4;
 
     public static TxdFormat Instance { get; } = new();
 
-    public string Name => "txd";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
+    public override string Name => "txd";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
 
     // The engine finds a texture by name ignoring case (RenderWare's RwTexDictionaryFindNamedTexture; librw's
     // TexDictionary::find compares 32 characters with strncmp_ci), so models may spell a name in any case.
-    public StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
-    public IReadOnlyList<string> Extensions { get; } = [".txd"];
+    public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
+    public override IReadOnlyList<string> Extensions { get; } = [".txd"];
 
     private const int MaxBytesAfter = Img.ImgFormat.SectorSize;
 
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (head.Length < 2 * RwChunk.HeaderSize + MinStructSize)
             return false;
@@ -37,9 +37,7 @@ internal sealed class TxdFormat : IArchiveFormat
             && RwChunk.HeaderSize + structChunk.Length <= dictionary.Length;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
-
-    public ArchiveIndex ReadIndex(ArchiveSource source)
+    public override ArchiveIndex ReadIndex(ArchiveSource source)
     {
         using var reader = ArchiveFileReader.Open(source);
         if (reader.Length < 2 * RwChunk.HeaderSize + MinStructSize)
@@ -68,8 +66,12 @@ internal sealed class TxdFormat : IArchiveFormat
         return new TxdIndex(source, dictionary, structChunk, textures, at);
     }
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        TxdBuilder.Build(original as TxdIndex ?? throw new ArgumentException("not a TXD index", nameof(original)), patch, pool);
+    protected override EmulatedArchive BuildArchive(TxdIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        TxdBuilder.Build(original, patch, pool);
+
+    // A texture's entry name, size and detail, as listings show it.
+    protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(TxdIndex original) =>
+        original.Textures.Select((t, i) => new EmulatedEntry(i, t.EntryName, t.Length, EntryState.Original, "original") { Detail = t.Detail }).ToArray();
 
     /// <summary>Texture native <paramref name="i"/> at <paramref name="at"/>: its chunk, struct and D3D header inside the dictionary.</summary>
     private static TxdTexture ReadNative(ArchiveFileReader reader, long at, long end, int i)

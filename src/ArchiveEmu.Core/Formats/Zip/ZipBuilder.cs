@@ -21,13 +21,6 @@ internal static class ZipBuilder
     {
         var entries = original.ZipEntries;
         var builder = new VirtualFileBuilder(pool, expectedSegments: entries.Count + 2 * patch.Changes.Count + 4);
-        if (patch.Changes.Count == 0)
-        {
-            original.AppendOriginal(builder, 0, original.Length);
-            return new EmulatedArchive(original, builder.Build(),
-                entries.Select((e, i) => new EmulatedEntry(i, e.Name, e.UncompressedSize, EntryState.Original, "original")).ToArray());
-        }
-
         var (changeOf, added) = ZipPatchPlan.Resolve(original, patch);
         var offsets = new long[entries.Count];
         var newFields = new ZipEntryFields?[entries.Count];

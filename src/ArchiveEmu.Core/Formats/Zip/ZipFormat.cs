@@ -4,20 +4,20 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Formats.Zip;
 
 /// <summary>ZIP (stored, deflated or any other method; zip64): local records, a central directory and an end record.</summary>
-internal sealed class ZipFormat : IArchiveFormat
+internal sealed class ZipFormat : ArchiveFormat<ZipIndex>
 {
     public static ZipFormat Instance { get; } = new();
 
-    public string Name => "zip";
-    public EntryAddressing Addressing => EntryAddressing.ByName;
-    public StringComparer NameComparer => StringComparer.Ordinal;
-    public IReadOnlyList<string> Extensions { get; } = [".zip"];
+    public override string Name => "zip";
+    public override EntryAddressing Addressing => EntryAddressing.ByName;
+    public override StringComparer NameComparer => StringComparer.Ordinal;
+    public override IReadOnlyList<string> Extensions { get; } = [".zip"];
 
     /// <summary>
     /// A local header at the start; or, when the head is the whole file (an empty zip, a small self-extractor),
     /// an end record whose central directory ends right where it starts (a zip embedded in another format would not).
     /// </summary>
-    public bool Detect(ReadOnlySpan<byte> head, long length)
+    public override bool Detect(ReadOnlySpan<byte> head, long length)
     {
         if (length < ZipRecords.EndRecordSize || head.Length < 4)
             return false;
@@ -33,10 +33,12 @@ internal sealed class ZipFormat : IArchiveFormat
         return (long)BinaryPrimitives.ReadUInt32LittleEndian(record[16..]) + BinaryPrimitives.ReadUInt32LittleEndian(record[12..]) == tail + end;
     }
 
-    public ArchiveIndex ReadIndex(string path) => ReadIndex(ArchiveSource.File(path));
+    public override ArchiveIndex ReadIndex(ArchiveSource source) => ZipIndexReader.Read(source);
 
-    public ArchiveIndex ReadIndex(ArchiveSource source) => ZipIndexReader.Read(source);
+    protected override EmulatedArchive BuildArchive(ZipIndex original, ArchivePatch patch, FileHandlePool? pool) =>
+        ZipBuilder.Build(original, patch, pool);
 
-    public EmulatedArchive Build(ArchiveIndex original, ArchivePatch patch, FileHandlePool? pool = null) =>
-        ZipBuilder.Build(original as ZipIndex ?? throw new ArgumentException("not a ZIP index", nameof(original)), patch, pool);
+    // A ZIP entry's size is its uncompressed size, as listings show it.
+    protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(ZipIndex original) =>
+        original.ZipEntries.Select((e, i) => new EmulatedEntry(i, e.Name, e.UncompressedSize, EntryState.Original, "original")).ToArray();
 }

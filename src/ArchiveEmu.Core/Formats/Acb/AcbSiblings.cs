@@ -1,7 +1,4 @@
-using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.Formats.Acb;
-
-namespace ArchiveEmu.Core.Routing;
+namespace ArchiveEmu.Core.Formats.Acb;
 
 /// <summary>
 /// Which ACBs of an AWB's folder (game folder or archive) describe it (docs/DESIGN.md, "ACB follows its AWB"): the one
@@ -11,16 +8,12 @@ namespace ArchiveEmu.Core.Routing;
 /// </summary>
 internal static class AcbSiblings
 {
-    /// <summary>A file beside the AWB: its name in the folder, its bytes, its entry when the folder is inside an archive,
-    /// and why it cannot be rebuilt in place (stored compressed), or null.</summary>
-    public sealed record Candidate(string Name, ArchiveSource Source, ArchiveEntry? Entry, string? Unusable = null);
-
     /// <summary>
     /// The ACBs among <paramref name="siblings"/> that follow the AWB at <paramref name="awbRelative"/>; <paramref name="folder"/>
     /// is their folder's route path with a trailing '/' (or ""), for warnings. Finding the ACBs that name it reads each ACB
     /// of the folder (its @UTF table), only when no ACB is named like the AWB.
     /// </summary>
-    public static IReadOnlyList<Candidate> Of(string awbRelative, IEnumerable<Candidate> siblings, string folder, List<string> warnings)
+    public static IReadOnlyList<Sibling> Of(string awbRelative, IEnumerable<Sibling> siblings, string folder, List<string> warnings)
     {
         string baseName = awbRelative[(awbRelative.LastIndexOf('/') + 1)..];
         baseName = baseName.Contains('.') ? baseName[..baseName.LastIndexOf('.')] : baseName;

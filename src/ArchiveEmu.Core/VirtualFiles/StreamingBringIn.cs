@@ -26,7 +26,7 @@ internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming po
 
     /// <summary>A read of <paramref name="length"/> bytes at <paramref name="offset"/>, starting in segment <paramref name="first"/>.</summary>
     public ReadPass Begin(long offset, int length, int first) =>
-        new() { Streaming = policy.BringsInRead(length, long.MaxValue), FromTheStart = offset == 0, First = first };
+        new() { Streaming = policy.BringsIn && PageCacheStreaming.IsStreaming(length), FromTheStart = offset == 0, First = first };
 
     /// <summary>Before the read of [<paramref name="within"/>, +<paramref name="count"/>) of segment <paramref name="index"/>: brings it in if a streaming read finds it not cached.</summary>
     public void BeforeRead(ref ReadPass pass, int index, long within, int count)

@@ -1,4 +1,4 @@
-using ArchiveEmu.Cli.Interop;
+using ArchiveEmu.Core.Interop;
 
 namespace ArchiveEmu.Cli.Bench;
 
@@ -30,7 +30,7 @@ internal static class PageCache
     }
 
     /// <summary>Whether this process may write <c>/proc/sys/vm/drop_caches</c> (root on Linux).</summary>
-    public static bool CanDropAll => OperatingSystem.IsLinux() && LibC.GetEuid() == 0 && File.Exists(DropCachesPath);
+    public static bool CanDropAll => OperatingSystem.IsLinux() && Environment.IsPrivilegedProcess && File.Exists(DropCachesPath);
 
     /// <summary>Writes back everything, then drops the page cache, dentries and inodes of the whole machine.</summary>
     public static void DropAll()

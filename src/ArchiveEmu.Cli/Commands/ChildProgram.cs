@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
+using ArchiveEmu.Core.Interop;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -9,7 +10,7 @@ namespace ArchiveEmu.Cli.Commands;
 /// so it is the mount's and not the folder underneath), with this process's environment, stdin, stdout and stderr. Ctrl+C,
 /// SIGTERM, SIGHUP and SIGQUIT are forwarded to it while it runs; one that arrives before it starts means it never starts.
 /// </summary>
-internal sealed partial class ChildProgram : IDisposable
+internal sealed class ChildProgram : IDisposable
 {
     private static readonly (PosixSignal Signal, int Number)[] Forwarded =
         [(PosixSignal.SIGINT, 2), (PosixSignal.SIGTERM, 15), (PosixSignal.SIGHUP, 1), (PosixSignal.SIGQUIT, 3)];
@@ -31,7 +32,7 @@ internal sealed partial class ChildProgram : IDisposable
             if (_child is { } child)
             {
                 if (!child.HasExited) // once reaped, its pid may be another process's
-                    Kill(child.Id, number);
+                    LibC.Kill(child.Id, number);
             }
             else if (_pending == 0)
                 _pending = number;
@@ -90,7 +91,8 @@ internal sealed partial class ChildProgram : IDisposable
 
     private static (string Uid, string Gid, string? Name, string? Home)? SudoUser()
     {
-        if (GetEuid() != 0 || Environment.GetEnvironmentVariable("SUDO_UID") is not { Length: > 0 } uid || uid == "0"
+        // IsPrivilegedProcess is geteuid() == 0 on Unix
+        if (!Environment.IsPrivilegedProcess || Environment.GetEnvironmentVariable("SUDO_UID") is not { Length: > 0 } uid || uid == "0"
             || !uint.TryParse(uid, out _))
             return null;
         var gid = Environment.GetEnvironmentVariable("SUDO_GID") is { Length: > 0 } g && uint.TryParse(g, out _) ? g : uid;
@@ -100,12 +102,6 @@ internal sealed partial class ChildProgram : IDisposable
             : null;
         return (uid, gid, entry?[0], entry?[5]);
     }
-
-    [LibraryImport("libc", EntryPoint = "kill")]
-    private static partial int Kill(int pid, int signal);
-
-    [LibraryImport("libc", EntryPoint = "geteuid")]
-    private static partial uint GetEuid();
 
     public void Dispose()
     {

@@ -1,5 +1,5 @@
 using System.Runtime.InteropServices;
-using ArchiveEmu.Cli.Interop;
+using ArchiveEmu.Core.Interop;
 
 namespace ArchiveEmu.Cli.Commands;
 

@@ -3,7 +3,11 @@ using Microsoft.Win32.SafeHandles;
 
 namespace ArchiveEmu.Core.Interop;
 
-/// <summary>The libc calls Core makes on Linux, declared once: page-cache hints, mappings, stat and statfs, and the file calls of a directory fsync.</summary>
+/// <summary>
+/// The libc calls of the solution, each declared once (an architecture test checks it): Core's on Linux (page-cache hints,
+/// mappings, stat and statfs, the file calls of a directory fsync) and those the CLI and the host share or the CLI alone
+/// makes (resolving paths, sync, kill). What only the mount calls is the host's (Host/Interop/LibC.cs).
+/// </summary>
 internal static unsafe partial class LibC
 {
     public const int EPERM = 1, ENOENT = 2, ENOTDIR = 20, ENOSYS = 38;
@@ -71,4 +75,17 @@ internal static unsafe partial class LibC
     /// <summary>fstatfs(2), as <see cref="Statfs"/>.</summary>
     [LibraryImport("libc", EntryPoint = "fstatfs", SetLastError = true)]
     public static partial int Fstatfs(SafeFileHandle fd, byte* buffer);
+
+    /// <summary>realpath(3) with a null buffer: a malloc'd string the caller frees with <see cref="Free"/>; zero on error.</summary>
+    [LibraryImport("libc", EntryPoint = "realpath", StringMarshalling = StringMarshalling.Utf8)]
+    public static partial nint RealPath(string path, nint resolved);
+
+    [LibraryImport("libc", EntryPoint = "free")]
+    public static partial void Free(nint pointer);
+
+    [LibraryImport("libc", EntryPoint = "sync")]
+    public static partial void Sync();
+
+    [LibraryImport("libc", EntryPoint = "kill")]
+    public static partial int Kill(int pid, int signal);
 }

@@ -49,6 +49,9 @@ public sealed partial class MergedFileCache
 
     public string Folder { get; }
 
+    /// <summary>How merged archives opened here bring their packs into the page cache (`benchmarks coldmerged` turns it off).</summary>
+    internal PageCacheStreaming Streaming { get; init; } = PageCacheStreaming.ForMergedPacks;
+
     private string IndexPath => Path.Combine(Folder, "index.bin");
 
     private void Warn(string message) => _options.Warn?.Invoke(message);
@@ -158,7 +161,7 @@ public sealed partial class MergedFileCache
         Touch(entry.Key);
         var source = new MergedSource(handle, _packs.PathOf(merged.Chunks.Pack), merged.Chunks.Offset, table, emulate,
             reason => DropDamaged(entry, reason), trusted: IsVerified(merged, pack), decoded: DecodedChunkStore.Shared,
-            packIdentity: pack);
+            packIdentity: pack, streaming: Streaming);
         return VirtualFile.OverSource(source, merged.Length, source);
     }
 

@@ -10,10 +10,11 @@ namespace ArchiveEmu.Core.MergedCache;
 /// identity of this handle) raw chunks count as checked from the start: read straight from the pack, no hash, a partial
 /// read one read of its bytes. Any damage — a hash mismatch, a short pack, a chunk that does not decode — is reported
 /// once, and from then on every read is served by <paramref name="fallback"/> (emulation), so a reader never sees a wrong byte.
+/// A streaming read of a cold pack is brought in as <paramref name="streaming"/> says (null: <see cref="PageCacheStreaming.ForMergedPacks"/>).
 /// </summary>
 internal sealed class MergedSource(SafeFileHandle pack, string packPath, long extentOffset, ChunkTable table,
     Func<VirtualFile> fallback, Action<string> onCorrupt, bool trusted = false, DecodedChunkStore? decoded = null,
-    FileIdentity? packIdentity = null)
+    FileIdentity? packIdentity = null, PageCacheStreaming? streaming = null)
     : SegmentSource, IBringInAhead, IStreamingReader, IDisposable
 {
     // LZ4 chunks: kept decoded in `decoded` between opens, keyed by `packIdentity` (either missing: decoded on each read),
@@ -27,18 +28,12 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
 
     private const int MaxRunBytes = 4 << 20; // one read of at most this much: bounds the decode buffer of a huge read
 
-    // Streaming reads of a pack that is not cached (see PageCacheReads): the reader brings in BringInBytes itself and
-    // keeps the background thread AheadBytes in front of it, so the extent lands in large folios and the device keeps
-    // reading while the reader checks hashes. Measured with `archiveemu bench --cold` (docs/BENCHMARKS.md).
-    private const int MinStreamingRead = 64 * 1024;
-    private const long BringInBytes = 4L << 20, AheadBytes = 16L << 20;
-    // Past this the kernel's own read-ahead, ramped up over a long stream, did better: a 1 GiB merged archive read cold
-    // at 0.6-0.75x of solid brought in this way, 1.1x without (bench large-10pct --cold). The cache is meant for < 32 MB.
-    private const long MaxBroughtInExtent = 128L << 20;
+    // Streaming reads of a pack that is not cached (see PageCacheReads): the reader brings in the policy's BringInBytes
+    // itself and keeps the background thread AheadBytes in front of it, so the extent lands in large folios and the
+    // device keeps reading while the reader checks hashes.
+    private readonly PageCacheStreaming _streaming = streaming ?? PageCacheStreaming.ForMergedPacks;
     private readonly long _extentEnd = extentOffset + table.StoredOffsets[^1];
 
-    /// <summary>Turned off only by `benchmarks coldmerged`, to measure what the bring-in and its background thread buy.</summary>
-    internal static bool BringInStreamingReads { get; set; } = true;
     private long _prefetchedTo; // pack offset the background thread was asked to bring in up to, in this cold pass
     private int _coldPass;
     private long _streamedTo; // pack offset the last streaming read of a cold pass reached
@@ -79,7 +74,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
 
     private void ReadChunks(long offset, Span<byte> destination)
     {
-        if (_checkedAsIs && destination.Length < MinStreamingRead)
+        if (_checkedAsIs && !PageCacheStreaming.IsStreaming(destination.Length))
         {
             // Trusted and stored as is: the bytes lie at the same offset in the pack, checked, so a small read is one pread
             // and touches no chunk table (whose arrays each pread's kernel work pushes out of the CPU's caches: the table
@@ -122,7 +117,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
         }
         var target = destination[..raw];
         long storedStart = table.StoredOffsets[first];
-        if (raw >= MinStreamingRead && _extentEnd - extentOffset <= MaxBroughtInExtent && BringInStreamingReads)
+        if (_streaming.BringsInRead(raw, _extentEnd - extentOffset))
             BeforeStreamingRead(extentOffset + storedStart, (int)(table.StoredOffsets[last + 1] - storedStart));
         if (allRaw)
             ReadPack(extentOffset + storedStart, target);
@@ -148,7 +143,7 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
         long brought = packOffset;
         if (missed)
         {
-            brought += Math.Max(length, Math.Min(BringInBytes, _extentEnd - packOffset));
+            brought += Math.Max(length, Math.Min(_streaming.BringInBytes, _extentEnd - packOffset));
             PageCacheReads.BringIn(pack, packOffset, brought - packOffset, _extentEnd);
         }
         bool fromTheStart = packOffset == extentOffset;
@@ -158,9 +153,9 @@ internal sealed class MergedSource(SafeFileHandle pack, string packPath, long ex
             return;
         Volatile.Write(ref _streamedTo, packOffset + length);
         long from = Math.Max(fromTheStart ? brought : Volatile.Read(ref _prefetchedTo), brought);
-        if (from >= _extentEnd || from > packOffset + length + AheadBytes / 2)
+        if (from >= _extentEnd || from > packOffset + length + _streaming.AheadBytes / 2)
             return; // far enough ahead already
-        long until = Math.Min(_extentEnd, from + AheadBytes);
+        long until = Math.Min(_extentEnd, from + _streaming.AheadBytes);
         Volatile.Write(ref _prefetchedTo, until);
         BackgroundPrefetch.Enqueue(this, from, until - from, 0, this, until);
     }

@@ -60,18 +60,15 @@ public sealed class FileSource : SegmentSource, IBringInAhead
 
     /// <summary>
     /// For a reader going through the file that found [offset, +length) not cached: brings it in with the rest of the
-    /// slice up to <paramref name="sliceEnd"/> (at most <see cref="BringInLimit"/>) in large folios, waiting for it.
-    /// <paramref name="neighboursNeeded"/> counts what else the reader needs near it (see <see cref="PageCacheReads.BringIn"/>).
+    /// slice up to <paramref name="sliceEnd"/> (at most <paramref name="limit"/>: <see cref="PageCacheStreaming.BringInBytes"/>) in
+    /// large folios, waiting for it. <paramref name="neighboursNeeded"/> counts what else the reader needs near it (see <see cref="PageCacheReads.BringIn"/>).
     /// </summary>
-    internal void BringInForReader(long sourceOffset, long length, long sliceEnd, Func<long, long, long> neighboursNeeded)
+    internal void BringInForReader(long sourceOffset, long length, long sliceEnd, long limit, Func<long, long, long> neighboursNeeded)
     {
-        long want = Math.Max(length, Math.Min(sliceEnd - sourceOffset, BringInLimit));
+        long want = Math.Max(length, Math.Min(sliceEnd - sourceOffset, limit));
         var (spanStart, spanEnd) = PageCacheReads.Span(sourceOffset, want, File.Identity.Length);
         PageCacheReads.BringIn(File.GetHandle(), sourceOffset, want, File.Identity.Length, neighboursNeeded(spanStart, spanEnd));
     }
-
-    /// <summary>The most a reader waits to bring in before its read: the slice's next 4 MiB.</summary>
-    private const long BringInLimit = 4L << 20;
 
     /// <summary>
     /// Asks for [offset, +length) ahead of a reader: filled in large folios by the background thread where that does not

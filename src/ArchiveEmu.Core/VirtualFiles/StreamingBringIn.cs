@@ -6,14 +6,12 @@ namespace ArchiveEmu.Core.VirtualFiles;
 /// file while its sources are cold keeps the next slices requested ahead of it (<see cref="BackgroundPrefetch"/>).
 /// A warm pass asks for nothing, and a read allocates nothing here: its state is a <see cref="ReadPass"/> on its stack.
 /// Safe from many threads: the shared fields are hints, written only when they change, so warm readers share the cache line.
+/// How much is brought in and asked ahead is the <paramref name="policy"/>'s (<see cref="PageCacheStreaming.ForVirtualFiles"/>).
 /// </summary>
-internal sealed class StreamingBringIn(Segment[] segments) : IStreamingReader
+internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming policy) : IStreamingReader
 {
-    // Ask for the next few file slices (up to ReadAheadBytes). Threads racing here may ask for a range twice; what is
-    // cached or in flight is skipped. Measured with `archiveemu bench --cold` (docs/BENCHMARKS.md).
-    private const int MinStreamingRead = 64 * 1024;
-    private const long ReadAheadBytes = 16L << 20;
-    private const int ReadAheadSegments = 32;
+    // Ask for the next few file slices (up to policy.AheadBytes). Threads racing here may ask for a range twice; what is
+    // cached or in flight is skipped.
 
     private int _hintedThrough = -1; // the last segment a read-ahead hint covered (written only when hinting)
     private int _coldPass; // 1 while the current streaming pass finds its sources not cached (written only when it changes)
@@ -26,12 +24,9 @@ internal sealed class StreamingBringIn(Segment[] segments) : IStreamingReader
         internal int First;
     }
 
-    /// <summary>Whether a read of <paramref name="length"/> bytes is one this policy acts on; a read that is not, in one segment, need not be told.</summary>
-    public static bool IsStreaming(int length) => length >= MinStreamingRead;
-
     /// <summary>A read of <paramref name="length"/> bytes at <paramref name="offset"/>, starting in segment <paramref name="first"/>.</summary>
-    public static ReadPass Begin(long offset, int length, int first) =>
-        new() { Streaming = IsStreaming(length), FromTheStart = offset == 0, First = first };
+    public ReadPass Begin(long offset, int length, int first) =>
+        new() { Streaming = policy.BringsIn && PageCacheStreaming.IsStreaming(length), FromTheStart = offset == 0, First = first };
 
     /// <summary>Before the read of [<paramref name="within"/>, +<paramref name="count"/>) of segment <paramref name="index"/>: brings it in if a streaming read finds it not cached.</summary>
     public void BeforeRead(ref ReadPass pass, int index, long within, int count)
@@ -46,7 +41,7 @@ internal sealed class StreamingBringIn(Segment[] segments) : IStreamingReader
 
     // Apart from BeforeRead so that only a miss allocates the closure (captured parameters are allocated on entry).
     private void BringInForReader(FileSource file, int index, long sourceOffset, int count) =>
-        file.BringInForReader(sourceOffset, count, segments[index].SourceOffset + segments[index].Length,
+        file.BringInForReader(sourceOffset, count, segments[index].SourceOffset + segments[index].Length, policy.BringInBytes,
             (spanStart, spanEnd) => NeighboursWithin(index, file, spanStart, spanEnd));
 
     /// <summary>After a read that ended at virtual offset <paramref name="end"/> in segment <paramref name="last"/>: keeps a cold pass's next slices asked for.</summary>
@@ -70,8 +65,8 @@ internal sealed class StreamingBringIn(Segment[] segments) : IStreamingReader
         if ((missed || last > pass.First || end == segmentEnd) && (cold || !PageCacheReads.CanTell))
         {
             int hinted = pass.FromTheStart ? -1 : Volatile.Read(ref _hintedThrough); // a new pass: earlier hints may be long gone
-            int next = hinted >= last && hinted <= last + 2 * ReadAheadSegments ? hinted + 1 : last + 1; // else: a hint of another pass
-            if (next <= last + ReadAheadSegments / 4 && next < segments.Length) // refill once a quarter is left
+            int next = hinted >= last && hinted <= last + 2 * policy.AheadSegments ? hinted + 1 : last + 1; // else: a hint of another pass
+            if (next <= last + policy.AheadSegments / 4 && next < segments.Length) // refill once a quarter is left
                 HintNextSegments(next);
         }
     }
@@ -93,11 +88,11 @@ internal sealed class StreamingBringIn(Segment[] segments) : IStreamingReader
             return;
         ref readonly var segment = ref segments[next];
         long after = segments[current].SourceOffset + segments[current].Length;
-        if (segment.SourceOffset < after || segment.SourceOffset - after > ReadAheadBytes)
+        if (segment.SourceOffset < after || segment.SourceOffset - after > policy.AheadBytes)
             return;
         try
         {
-            long length = Math.Min(segment.Length, ReadAheadBytes / 4);
+            long length = Math.Min(segment.Length, policy.BringInBytes);
             var (spanStart, spanEnd) = PageCacheReads.Span(segment.SourceOffset, length, file.Identity.Length);
             file.BringInAhead(segment.SourceOffset, length, NeighboursWithin(next, file, spanStart, spanEnd));
         }
@@ -129,10 +124,10 @@ internal sealed class StreamingBringIn(Segment[] segments) : IStreamingReader
     {
         long bytes = 0;
         int j = first;
-        for (; j < segments.Length && j < first + ReadAheadSegments && bytes < ReadAheadBytes; j++)
+        for (; j < segments.Length && j < first + policy.AheadSegments && bytes < policy.AheadBytes; j++)
         {
             ref readonly var segment = ref segments[j];
-            long length = Math.Min(segment.Length, ReadAheadBytes - bytes);
+            long length = Math.Min(segment.Length, policy.AheadBytes - bytes);
             if (segment.Source is FileSource file)
             {
                 var (spanStart, spanEnd) = PageCacheReads.Span(segment.SourceOffset, length, file.Identity.Length);

@@ -22,7 +22,7 @@ public sealed class VirtualFile : IDisposable
         _owned = owned;
         Length = length;
         _lookup = new SegmentLookup(segments);
-        _bringIn = new StreamingBringIn(segments);
+        _bringIn = new StreamingBringIn(segments, PageCacheStreaming.ForVirtualFiles);
     }
 
     /// <summary>The size of the virtual file in bytes.</summary>
@@ -51,7 +51,7 @@ public sealed class VirtualFile : IDisposable
         int i = _lookup.Find(offset);
         ref readonly var first = ref _segments[i];
         long firstWithin = offset - first.VirtualOffset;
-        if (total <= first.Length - firstWithin && !StreamingBringIn.IsStreaming(total))
+        if (total <= first.Length - firstWithin && !PageCacheStreaming.IsStreaming(total))
         {
             // Most reads: one segment, too small for the page-cache policy to look at (see ReadAcross).
             first.Source.ReadExactly(first.SourceOffset + firstWithin, destination[..total]);
@@ -66,7 +66,7 @@ public sealed class VirtualFile : IDisposable
     {
         int total = rest.Length;
         long end = offset + total;
-        var pass = StreamingBringIn.Begin(offset, total, i);
+        var pass = _bringIn.Begin(offset, total, i);
         while (true)
         {
             ref readonly var segment = ref _segments[i];

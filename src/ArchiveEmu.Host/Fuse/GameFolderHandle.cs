@@ -36,17 +36,16 @@ internal sealed class GameFolderHandle : IDisposable
     /// Opens <paramref name="folder"/> (O_PATH: no read rights needed, nothing kept busy but the folder itself); messages
     /// name it <paramref name="shownAs"/> (the path as the user gave it).
     /// </summary>
-    public static unsafe GameFolderHandle Open(string folder, string shownAs)
+    public static GameFolderHandle Open(string folder, string shownAs)
     {
-        int opened;
-        fixed (byte* path = LibC.Utf8Z(folder))
-            opened = LibC.Open(path, LibC.O_PATH | LibC.O_CLOEXEC);
+        int opened = Core.Interop.LibC.Open(folder, LibC.O_PATH | LibC.O_CLOEXEC);
         if (opened < 0)
             throw new IOException($"{folder}: cannot open the game folder ({Kernel.Errno.Describe(Marshal.GetLastPInvokeError())})");
         int fd = LibC.Fcntl(opened, LibC.F_DUPFD_CLOEXEC, LowestFd);
-        LibC.Close(opened);
+        int error = fd < 0 ? Marshal.GetLastPInvokeError() : 0; // before close, which sets the last error too
+        Core.Interop.LibC.Close(opened);
         if (fd < 0)
-            throw new IOException($"{folder}: cannot keep a handle on the game folder ({Kernel.Errno.Describe(Marshal.GetLastPInvokeError())})");
+            throw new IOException($"{folder}: cannot keep a handle on the game folder ({Kernel.Errno.Describe(error)})");
         var handle = new GameFolderHandle(shownAs, fd);
         if (!Directory.Exists(handle.Path))
         {
@@ -62,7 +61,7 @@ internal sealed class GameFolderHandle : IDisposable
     public void Dispose()
     {
         if (_fd >= 0)
-            LibC.Close(_fd);
+            Core.Interop.LibC.Close(_fd);
         _fd = -1;
     }
 }

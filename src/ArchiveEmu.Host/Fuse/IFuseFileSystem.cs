@@ -7,7 +7,7 @@ namespace ArchiveEmu.Host.Fuse;
 /// hold equal bytes); <paramref name="Open"/> gives a read-only handle on it, or throws IOException when it is
 /// no longer that version; the caller disposes that handle when <paramref name="CallerDisposes"/>.
 /// </summary>
-internal sealed record BackingSource(object Key, Func<SafeFileHandle> Open, bool CallerDisposes = true);
+internal sealed record BackingSource(FileVersion Key, Func<SafeFileHandle> Open, bool CallerDisposes = true);
 
 /// <summary>
 /// What an open gave: <paramref name="Errno"/> (0 on success), or the id of the new handle and whether the kernel may keep
@@ -33,16 +33,16 @@ internal interface IFuseFileSystem
     /// As <see cref="GetAttr(string, Span{byte})"/>, also naming the version of the file described (null for a folder):
     /// equal to <see cref="VersionOf"/> of a handle opened on that same version, different once the path changed.
     /// </summary>
-    int GetAttr(string path, Span<byte> stat, out object? version);
+    int GetAttr(string path, Span<byte> stat, out FileVersion? version);
 
     /// <summary>
-    /// As <see cref="GetAttr(string, Span{byte}, out object?)"/>, for a lookup of a name: also the path as the mounted tree
+    /// As <see cref="GetAttr(string, Span{byte}, out FileVersion?)"/>, for a lookup of a name: also the path as the mounted tree
     /// spells it, which differs from <paramref name="path"/> only with ignore-case, when the path named an entry by another case.
     /// </summary>
-    int Lookup(string path, Span<byte> stat, out object? version, out string realPath);
+    int Lookup(string path, Span<byte> stat, out FileVersion? version, out string realPath);
 
     /// <summary>The version open handle <paramref name="handle"/> reads, or null.</summary>
-    object? VersionOf(ulong handle);
+    FileVersion? VersionOf(ulong handle);
 
     /// <summary>Opens for reading with open(2) <paramref name="flags"/>: the handle id and how the kernel may cache the file's pages, or an errno.</summary>
     OpenResult Open(string path, int flags);

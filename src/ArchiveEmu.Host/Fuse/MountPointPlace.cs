@@ -1,5 +1,5 @@
 using System.Runtime.InteropServices;
-using ArchiveEmu.Host.Interop;
+using ArchiveEmu.Core.Interop;
 
 namespace ArchiveEmu.Host.Fuse;
 

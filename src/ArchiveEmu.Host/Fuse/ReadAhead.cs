@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Runtime.InteropServices;
 using ArchiveEmu.Host.Interop;
 
 namespace ArchiveEmu.Host.Fuse;
@@ -18,7 +17,7 @@ internal static class ReadAhead
         int error = LibC.Stat(mountPoint, stat);
         if (error != 0)
             return $"stat failed ({error})";
-        ulong dev = MemoryMarshal.Read<ulong>(stat); // st_dev is the first field on x86_64 and arm64
+        ulong dev = Core.Interop.FileStatus.FromLibcStat(stat).Device;
         ulong major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffUL);
         ulong minor = (dev & 0xff) | ((dev >> 12) & ~0xffUL);
         var path = $"/sys/class/bdi/{major}:{minor}/read_ahead_kb";

@@ -2,7 +2,11 @@ using System.Runtime.InteropServices;
 
 namespace ArchiveEmu.Host.Interop;
 
-/// <summary>The libc calls the mount needs: stat and statvfs into a caller's buffer, mount and unmount, and the raw file calls that speak the FUSE protocol on /dev/fuse.</summary>
+/// <summary>
+/// The libc calls only the mount makes: statvfs, mount and unmount, the user it runs as, and the raw file calls that speak
+/// the FUSE protocol on /dev/fuse. Each is declared once in the solution: stat, open, close and realpath are Core's
+/// (<see cref="Core.Interop.LibC"/>), called from here or directly.
+/// </summary>
 internal static unsafe partial class LibC
 {
     public const int ENOENT = 2;
@@ -27,10 +31,6 @@ internal static unsafe partial class LibC
     public const int O_PATH = 0x200000;       // the same on x86_64 and arm64
     public const int F_DUPFD_CLOEXEC = 1030;
 
-    /// <summary>stat(2); on failure returns -1 and the errno is in Marshal.GetLastPInvokeError.</summary>
-    [LibraryImport("libc", EntryPoint = "stat", SetLastError = true)]
-    public static partial int Stat(byte* path, byte* buffer);
-
     [LibraryImport("libc", EntryPoint = "statvfs", SetLastError = true)]
     public static partial int StatVfs(byte* path, void* buffer);
 
@@ -43,27 +43,14 @@ internal static unsafe partial class LibC
     [LibraryImport("libc", EntryPoint = "closedir")]
     public static partial int CloseDir(IntPtr directory);
 
-    /// <summary>realpath(3) with a null buffer: a malloc'd string the caller frees with <see cref="Free"/>; zero on error.</summary>
-    [LibraryImport("libc", EntryPoint = "realpath", StringMarshalling = StringMarshalling.Utf8)]
-    public static partial nint RealPath(string path, nint resolved);
-
-    [LibraryImport("libc", EntryPoint = "free")]
-    public static partial void Free(nint pointer);
-
     [LibraryImport("libc", EntryPoint = "geteuid")]
     public static partial uint GetEuid();
 
     [LibraryImport("libc", EntryPoint = "getegid")]
     public static partial uint GetEgid();
 
-    [LibraryImport("libc", EntryPoint = "open", SetLastError = true)]
-    public static partial int Open(byte* path, int flags);
-
     [LibraryImport("libc", EntryPoint = "fcntl", SetLastError = true)]
     public static partial int Fcntl(int fd, int command, int argument);
-
-    [LibraryImport("libc", EntryPoint = "close")]
-    public static partial int Close(int fd);
 
     [LibraryImport("libc", EntryPoint = "read", SetLastError = true)]
     public static partial nint Read(int fd, byte* buffer, nuint count);
@@ -80,9 +67,8 @@ internal static unsafe partial class LibC
     /// <summary>stat(2) of a managed path: 0 or the errno.</summary>
     public static int Stat(string path, Span<byte> buffer)
     {
-        fixed (byte* p = Utf8Z(path))
         fixed (byte* b = buffer)
-            return Stat(p, b) == 0 ? 0 : Marshal.GetLastPInvokeError();
+            return Core.Interop.LibC.Stat(path, b) == 0 ? 0 : Marshal.GetLastPInvokeError();
     }
 
     /// <summary>statvfs(3) of a managed path into a caller's buffer (112 bytes on 64-bit glibc): 0 or the errno.</summary>

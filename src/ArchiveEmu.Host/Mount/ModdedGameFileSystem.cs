@@ -45,9 +45,9 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     // per inode, so an old version's size would be served to every new open until the attributes expire.
     public int GetAttr(string path, Span<byte> stat) => GetAttr(path, stat, out _);
 
-    public int GetAttr(string path, Span<byte> stat, out object? version) => Lookup(path, stat, out version, out _);
+    public int GetAttr(string path, Span<byte> stat, out FileVersion? version) => Lookup(path, stat, out version, out _);
 
-    public int Lookup(string path, Span<byte> stat, out object? version, out string realPath)
+    public int Lookup(string path, Span<byte> stat, out FileVersion? version, out string realPath)
     {
         realPath = path;
         int result = GetAttrAsSpelled(path, stat, out version);
@@ -57,7 +57,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         return GetAttrAsSpelled(real, stat, out version);
     }
 
-    private int GetAttrAsSpelled(string path, Span<byte> stat, out object? version)
+    private int GetAttrAsSpelled(string path, Span<byte> stat, out FileVersion? version)
     {
         var snapshot = Current;
         if (snapshot.Archives.TryGetValue(path, out var slot))
@@ -67,7 +67,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
                 return GetAttrAsSpelled(path, stat, out version); // replaced by a reload meanwhile: ask the new snapshot
             try
             {
-                version = served;
+                version = served.Version;
                 return StatOf(served, stat);
             }
             finally
@@ -88,7 +88,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         return 0;
     }
 
-    public object? VersionOf(ulong handle) => _handles.Get(handle)?.Version;
+    public FileVersion? VersionOf(ulong handle) => _handles.Get(handle)?.Version;
 
     private static int StatOf(ServedFile served, Span<byte> stat)
     {
@@ -114,13 +114,13 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     {
         var snapshot = Current;
         ServedFile? served;
-        object version;
+        FileVersion version;
         if (snapshot.Archives.TryGetValue(path, out var slot))
         {
             served = AcquireArchive(snapshot, slot);
             if (served is null)
                 return OpenAsSpelled(path, flags);
-            version = served;
+            version = served.Version;
             served.Counters?.Opened();
         }
         else
@@ -150,7 +150,8 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         return new OpenResult(0, handle, keepCache, directIo);
     }
 
-    private sealed record PlainVersion(string Source, FileIdentity Identity, bool FromMod);
+    /// <summary>A plain file's version: its source and that file's identity (a mod's file replaced in place is another).</summary>
+    private sealed record PlainVersion(string Source, FileIdentity Identity, bool FromMod) : FileVersion;
 
     // Passed through: the game's own files (read straight from the game folder, as without the mount) and merged
     // archives (from a private copy). Not a mod's file: a mod author may rewrite one in place while a game reads it,
@@ -158,8 +159,8 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     public BackingSource? BackingOf(ulong handle) => _handles.Get(handle) is not { } open ? null : open.Version switch
     {
         PlainVersion { FromMod: false } plain => new BackingSource(plain, () => OpenUnchanged(plain)),
-        ServedFile served when served.PassthroughCopy(m => _logger.LogInformation("{Path}: {Message}", open.Path, m)) is { } copy
-            => new BackingSource(served, () => copy, CallerDisposes: false),
+        ArchiveVersion { Served: var served } archive when served.PassthroughCopy(m => _logger.LogInformation("{Path}: {Message}", open.Path, m)) is { } copy
+            => new BackingSource(archive, () => copy, CallerDisposes: false),
         _ => null,
     };
 

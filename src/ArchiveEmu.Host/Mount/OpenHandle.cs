@@ -1,15 +1,17 @@
+using ArchiveEmu.Host.Fuse;
+
 namespace ArchiveEmu.Host.Mount;
 
 /// <summary>An open file of the mount: the version it reads (fixed for its lifetime) and where it was opened.</summary>
-internal sealed class OpenHandle(string path, ServedFile file, object version)
+internal sealed class OpenHandle(string path, ServedFile file, FileVersion version)
 {
     private int _failed;
 
     public string Path { get; } = path;
     public ServedFile File { get; } = file;
 
-    /// <summary>What the page cache policy compares: the served file for archives, (source, identity) for plain files.</summary>
-    public object Version { get; } = version;
+    /// <summary>What the page cache policy compares: the served file's version for archives, (source, identity) for plain files.</summary>
+    public FileVersion Version { get; } = version;
 
     /// <summary>True the first time only: a failing handle is logged once, not once per read.</summary>
     public bool FirstFailure() => Interlocked.Exchange(ref _failed, 1) == 0;

@@ -1,3 +1,5 @@
+using ArchiveEmu.Host.Fuse;
+
 namespace ArchiveEmu.Host.Mount;
 
 /// <summary>
@@ -13,13 +15,13 @@ internal sealed class PageCachePolicy
 
     private sealed class PathState
     {
-        public object? CachedVersion;
-        public readonly Dictionary<object, int> OpenVersions = new();
+        public FileVersion? CachedVersion;
+        public readonly Dictionary<FileVersion, int> OpenVersions = new();
     }
 
     /// <returns>Whether to set keep_cache and direct_io, and whether the path changed version since the kernel
     /// last cached it (so its cached attributes may be stale too).</returns>
-    public (bool KeepCache, bool DirectIo, bool VersionChanged) Opened(string path, object version)
+    public (bool KeepCache, bool DirectIo, bool VersionChanged) Opened(string path, FileVersion version)
     {
         lock (_lock)
         {
@@ -36,7 +38,7 @@ internal sealed class PageCachePolicy
         }
     }
 
-    public void Closed(string path, object version)
+    public void Closed(string path, FileVersion version)
     {
         lock (_lock)
         {

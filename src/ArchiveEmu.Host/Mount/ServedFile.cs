@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.VirtualFiles;
+using ArchiveEmu.Host.Fuse;
 using Microsoft.Win32.SafeHandles;
 
 namespace ArchiveEmu.Host.Mount;
@@ -29,7 +30,11 @@ internal sealed class ServedFile
         Modified = modified;
         Counters = counters;
         _guard = SourceGuard.For(file);
+        Version = new ArchiveVersion(this);
     }
+
+    /// <summary>This version of the path, made once: what the page-cache policy and the kernel's nodes compare.</summary>
+    public ArchiveVersion Version { get; }
 
     public VirtualFile File { get; }
     public string StatPath { get; }
@@ -120,3 +125,6 @@ internal sealed class ReadCounters
 
     public void Failed() => Interlocked.Increment(ref _errors);
 }
+
+/// <summary>An archive's version: its served file (one per build; equal only to itself).</summary>
+internal sealed record ArchiveVersion(ServedFile Served) : FileVersion;

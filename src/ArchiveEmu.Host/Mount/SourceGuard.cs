@@ -10,13 +10,13 @@ namespace ArchiveEmu.Host.Mount;
 /// </summary>
 internal sealed class SourceGuard
 {
-    private readonly long[] _starts;
+    private readonly VirtualFile _file; // its segment lookup finds where a read started
     private readonly int[] _fileOfSegment; // index into _files, or -1 for memory and zeros
     private readonly Watched[] _files;
 
-    private SourceGuard(long[] starts, int[] fileOfSegment, Watched[] files)
+    private SourceGuard(VirtualFile file, int[] fileOfSegment, Watched[] files)
     {
-        _starts = starts;
+        _file = file;
         _fileOfSegment = fileOfSegment;
         _files = files;
     }
@@ -27,13 +27,11 @@ internal sealed class SourceGuard
     public static SourceGuard? For(VirtualFile file)
     {
         var segments = file.Segments;
-        var starts = new long[segments.Length];
         var fileOf = new int[segments.Length];
         var files = new List<Watched>();
         var indexOf = new Dictionary<string, int>(StringComparer.Ordinal);
         for (int i = 0; i < segments.Length; i++)
         {
-            starts[i] = segments[i].VirtualOffset;
             fileOf[i] = -1;
             if (segments[i].Source is not FileSource source)
                 continue;
@@ -44,7 +42,7 @@ internal sealed class SourceGuard
             }
             fileOf[i] = index;
         }
-        return files.Count == 0 ? null : new SourceGuard(starts, fileOf, files.ToArray());
+        return files.Count == 0 ? null : new SourceGuard(file, fileOf, files.ToArray());
     }
 
     /// <summary>Whether every file behind bytes [offset, offset+count) still has its build-time identity.</summary>
@@ -52,13 +50,12 @@ internal sealed class SourceGuard
     {
         if (count <= 0)
             return true;
-        int first = Array.BinarySearch(_starts, offset);
-        if (first < 0)
-            first = ~first - 1;
+        var segments = _file.Segments;
+        int first = offset < _file.Length ? _file.FindSegment(offset) : segments.Length - 1;
         long end = offset + count;
         Span<int> checkedFiles = stackalloc int[8];
         int checkedCount = 0;
-        for (int i = first; i < _starts.Length && _starts[i] < end; i++)
+        for (int i = first; i < segments.Length && segments[i].VirtualOffset < end; i++)
         {
             int file = _fileOfSegment[i];
             if (file < 0 || checkedFiles[..checkedCount].Contains(file))

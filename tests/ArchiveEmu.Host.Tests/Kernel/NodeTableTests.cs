@@ -1,4 +1,5 @@
 using ArchiveEmu.Host.Fuse.Kernel;
+using ArchiveEmu.Host.Tests.Fuse;
 
 namespace ArchiveEmu.Host.Tests.Kernel;
 
@@ -26,11 +27,11 @@ public sealed class NodeTableTests
     {
         var nodes = new NodeTable();
         var root = nodes.Get(FuseWire.RootNode)!;
-        var old = nodes.LookedUp(root, "a.afs", "a.afs", "v1");
+        var old = nodes.LookedUp(root, "a.afs", "a.afs", new TestVersion("v1"));
         old.OpenFiles = 1;
         nodes.Detach(old);
 
-        var next = nodes.LookedUp(root, "a.afs", "a.afs", "v1");
+        var next = nodes.LookedUp(root, "a.afs", "a.afs", new TestVersion("v1"));
         Assert.That(next.Id, Is.Not.EqualTo(old.Id));
         Assert.That(nodes.AtPath("a.afs"), Is.SameAs(next));
         Assert.That(nodes.Get(old.Id), Is.SameAs(old), "the kernel still holds the old node");
@@ -51,18 +52,18 @@ public sealed class NodeTableTests
     {
         var nodes = new NodeTable();
         var root = nodes.Get(FuseWire.RootNode)!;
-        var old = nodes.LookedUp(root, "a.afs", "a.afs", "v1");
+        var old = nodes.LookedUp(root, "a.afs", "a.afs", new TestVersion("v1"));
         old.OpenFiles = 1;
-        Assert.That(nodes.LookedUp(root, "a.afs", "a.afs", "v1"), Is.SameAs(old));
+        Assert.That(nodes.LookedUp(root, "a.afs", "a.afs", new TestVersion("v1")), Is.SameAs(old));
 
-        var next = nodes.LookedUp(root, "a.afs", "a.afs", "v2");
+        var next = nodes.LookedUp(root, "a.afs", "a.afs", new TestVersion("v2"));
         Assert.That(next, Is.Not.SameAs(old));
         Assert.That(old.Detached, Is.True);
-        Assert.That(next.Version, Is.EqualTo("v2"));
+        Assert.That(next.Version, Is.EqualTo(new TestVersion("v2")));
 
-        var unused = nodes.LookedUp(root, "b.afs", "b.afs", "v1");
-        Assert.That(nodes.LookedUp(root, "b.afs", "b.afs", "v2"), Is.SameAs(unused), "no open file: the node moves to the new version");
-        Assert.That(unused.Version, Is.EqualTo("v2"));
+        var unused = nodes.LookedUp(root, "b.afs", "b.afs", new TestVersion("v1"));
+        Assert.That(nodes.LookedUp(root, "b.afs", "b.afs", new TestVersion("v2")), Is.SameAs(unused), "no open file: the node moves to the new version");
+        Assert.That(unused.Version, Is.EqualTo(new TestVersion("v2")));
     }
 
     [Test]

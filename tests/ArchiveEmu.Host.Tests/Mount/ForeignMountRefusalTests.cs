@@ -31,9 +31,7 @@ public sealed class ForeignMountRefusalTests
     /// <summary>A dead FUSE mount of another file system on <paramref name="folder"/>: mounted by hand, its /dev/fuse closed at once.</summary>
     private static unsafe void LeaveADeadForeignFuseMount(string folder)
     {
-        int fd;
-        fixed (byte* device = Host.Interop.LibC.Utf8Z("/dev/fuse"))
-            fd = Host.Interop.LibC.Open(device, Host.Interop.LibC.O_RDWR | Host.Interop.LibC.O_CLOEXEC);
+        int fd = Core.Interop.LibC.Open("/dev/fuse", Host.Interop.LibC.O_RDWR | Host.Interop.LibC.O_CLOEXEC);
         Assert.That(fd, Is.GreaterThanOrEqualTo(0), "open /dev/fuse");
         int mounted;
         fixed (byte* source = Host.Interop.LibC.Utf8Z("otherfs"))
@@ -41,7 +39,7 @@ public sealed class ForeignMountRefusalTests
         fixed (byte* type = Host.Interop.LibC.Utf8Z("fuse.otherfs"))
         fixed (byte* data = Host.Interop.LibC.Utf8Z($"fd={fd},rootmode=40000,user_id=0,group_id=0"))
             mounted = Host.Interop.LibC.Mount(source, target, type, 1, data);
-        Host.Interop.LibC.Close(fd); // no server: the connection ends, the mount is dead
+        Core.Interop.LibC.Close(fd); // no server: the connection ends, the mount is dead
         Assert.That(mounted, Is.Zero, "mount(2) of the foreign FUSE file system");
     }
 

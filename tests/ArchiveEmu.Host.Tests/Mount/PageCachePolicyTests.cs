@@ -1,4 +1,5 @@
 using ArchiveEmu.Host.Mount;
+using ArchiveEmu.Host.Tests.Fuse;
 
 namespace ArchiveEmu.Host.Tests.Mount;
 
@@ -8,7 +9,7 @@ public sealed class PageCachePolicyTests
     public void Opened_SameVersionAgain_KeepsTheCache()
     {
         var policy = new PageCachePolicy();
-        var v1 = new object();
+        var v1 = new TestVersion("v1");
         Assert.That(policy.Opened("a", v1), Is.EqualTo((false, false, false)), "first open: nothing cached worth keeping");
         policy.Closed("a", v1);
         Assert.That(policy.Opened("a", v1), Is.EqualTo((true, false, false)));
@@ -18,7 +19,7 @@ public sealed class PageCachePolicyTests
     public void Opened_NewVersionAfterOldClosed_DropsTheCache()
     {
         var policy = new PageCachePolicy();
-        var (v1, v2) = (new object(), new object());
+        var (v1, v2) = (new TestVersion("v1"), new TestVersion("v2"));
         policy.Opened("a", v1);
         policy.Closed("a", v1);
         Assert.That(policy.Opened("a", v2), Is.EqualTo((false, false, true)));
@@ -28,7 +29,7 @@ public sealed class PageCachePolicyTests
     public void Opened_NewVersionWhileOldIsOpen_BypassesTheCache_UntilTheOldCloses()
     {
         var policy = new PageCachePolicy();
-        var (v1, v2) = (new object(), new object());
+        var (v1, v2) = (new TestVersion("v1"), new TestVersion("v2"));
         policy.Opened("a", v1);
         Assert.That(policy.Opened("a", v2), Is.EqualTo((false, true, false)));
         policy.Closed("a", v1);

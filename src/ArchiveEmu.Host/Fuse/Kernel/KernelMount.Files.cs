@@ -55,7 +55,7 @@ internal sealed unsafe partial class KernelMount
         Reply(header.Unique, open);
     }
 
-    private int CountOpen(Node node, object? version)
+    private int CountOpen(Node node, FileVersion? version)
     {
         lock (_nodes.Lock)
         {
@@ -72,7 +72,7 @@ internal sealed unsafe partial class KernelMount
     /// path moved on since the kernel looked it up, and its retry after ESTALE gets a node for the new version.
     /// Caller holds the node lock; on success the node is this version's.
     /// </summary>
-    private bool Admits(Node node, object? version)
+    private bool Admits(Node node, FileVersion? version)
     {
         if (node.Detached)
             return false;
@@ -90,7 +90,7 @@ internal sealed unsafe partial class KernelMount
     /// same version, a new one when the node has no open file, 0 to serve through the page cache instead, or -1
     /// when the node cannot take this open (ESTALE). Counts the open unless -1.
     /// </summary>
-    private int ChooseBacking(Node node, object? version, BackingSource? backing)
+    private int ChooseBacking(Node node, FileVersion? version, BackingSource? backing)
     {
         lock (_nodes.Lock)
         {

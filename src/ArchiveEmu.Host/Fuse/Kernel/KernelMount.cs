@@ -80,8 +80,7 @@ internal sealed unsafe partial class KernelMount : IMountSession
 
     private void Mount()
     {
-        fixed (byte* device = LibC.Utf8Z("/dev/fuse"))
-            _fd = LibC.Open(device, LibC.O_RDWR | LibC.O_CLOEXEC);
+        _fd = Core.Interop.LibC.Open("/dev/fuse", LibC.O_RDWR | LibC.O_CLOEXEC);
         if (_fd < 0)
             throw new IOException($"/dev/fuse: cannot open it ({Errno.Describe(Marshal.GetLastPInvokeError())})");
         // Options as libfuse would pass them for "-o ro,default_permissions,fsname=archiveemu,subtype=archiveemu".
@@ -220,7 +219,7 @@ internal sealed unsafe partial class KernelMount : IMountSession
         if (_fd >= 0)
         {
             MountPointState.DetachLazily(_mountPoint); // a no-op when already detached
-            LibC.Close(_fd);
+            Core.Interop.LibC.Close(_fd);
             _fd = -1;
         }
     }

@@ -29,9 +29,9 @@ internal sealed class Node(ulong id, ulong parent, string path, string name)
             _otherSpellings = [.. _otherSpellings ?? [], name];
     }
 
-    public object? Version;   // the version of the file this node describes (null for a folder); its open files all read it
+    public FileVersion? Version;   // the version of the file this node describes (null for a folder); its open files all read it
     public int BackingId;     // > 0 while the kernel holds a backing file for this node's passed-through opens
-    public object? BackingKey; // which version that backing file holds
+    public FileVersion? BackingKey; // which version that backing file holds
 }
 
 /// <summary>Nodes by id (the kernel's handle) and by path (for lookups and invalidation). Thread-safe through one lock.</summary>
@@ -67,7 +67,7 @@ internal sealed class NodeTable
     /// counted: the path's node, or a new one when the path is new or its node has files open on another version. When the kernel
     /// <paramref name="asked"/> by another spelling (ignore-case), the node keeps that name too, to invalidate its dentry.
     /// </summary>
-    public Node LookedUp(Node parent, string name, string path, object? version, string? asked = null)
+    public Node LookedUp(Node parent, string name, string path, FileVersion? version, string? asked = null)
     {
         lock (Lock)
         {
@@ -115,7 +115,7 @@ internal sealed class NodeTable
     /// files are open on another version, in which case the node is detached (they keep it, with their size and pages)
     /// and the path's next lookup makes a node for the new version. Caller holds <see cref="Lock"/>.
     /// </summary>
-    public bool Describes(Node node, object? version)
+    public bool Describes(Node node, FileVersion? version)
     {
         if (node.OpenFiles > 0 && !SameVersion(node.Version, version))
         {
@@ -127,7 +127,7 @@ internal sealed class NodeTable
     }
 
     /// <summary>Whether two versions are the same; a folder (null) matches anything, since nothing is opened on it as a file.</summary>
-    public static bool SameVersion(object? a, object? b) => a is null || b is null || a.Equals(b);
+    public static bool SameVersion(FileVersion? a, FileVersion? b) => a is null || b is null || a.Equals(b);
 
     // Caller holds Lock.
     public void RemoveIfUnused(Node node)

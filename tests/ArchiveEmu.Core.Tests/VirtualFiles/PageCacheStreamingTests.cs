@@ -1,0 +1,28 @@
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Tests.VirtualFiles;
+
+/// <summary>The streaming policy's figures, as measured (docs/BENCHMARKS.md): a change to one is a change of behaviour, made here on purpose.</summary>
+public sealed class PageCacheStreamingTests
+{
+    [Test]
+    public void VirtualFilesAndMergedPacks_ShareEveryFigure_ButTheMergedExtentLimit()
+    {
+        var files = PageCacheStreaming.ForVirtualFiles;
+        var packs = PageCacheStreaming.ForMergedPacks;
+        Assert.That(PageCacheStreaming.MinStreamingRead, Is.EqualTo(64 * 1024));
+        Assert.That((files.BringsIn, files.BringInBytes, files.AheadBytes, files.AheadSegments, files.MaxBroughtInLength),
+            Is.EqualTo((true, 4L << 20, 16L << 20, 32, long.MaxValue)));
+        Assert.That(packs, Is.EqualTo(files with { MaxBroughtInLength = 128L << 20 }));
+    }
+
+    [Test]
+    public void BringsInRead_OnlyAStreamingReadOfAStreamWithinTheLimit_AndNothingWhenOff()
+    {
+        var packs = PageCacheStreaming.ForMergedPacks;
+        Assert.That(packs.BringsInRead(64 * 1024, 128L << 20), Is.True);
+        Assert.That(packs.BringsInRead(64 * 1024 - 1, 128L << 20), Is.False, "smaller than a streaming read");
+        Assert.That(packs.BringsInRead(64 * 1024, (128L << 20) + 1), Is.False, "past the limit: the kernel's read-ahead");
+        Assert.That((packs with { BringsIn = false }).BringsInRead(1 << 20, 1 << 20), Is.False);
+    }
+}

@@ -28,7 +28,7 @@ public readonly record struct FileIdentity(long Length, DateTime LastWriteUtc, D
     }
 
     /// <summary>The identity of the file at <paramref name="path"/> from a status already taken of it (no second stat).</summary>
-    public static FileIdentity From(FileStatus status, string path)
+    internal static FileIdentity From(FileStatus status, string path)
     {
         if (status.IsDirectory)
             throw new FileNotFoundException($"{path}: file not found (a folder is there)", path);

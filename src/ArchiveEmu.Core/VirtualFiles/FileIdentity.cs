@@ -21,7 +21,7 @@ public readonly record struct FileIdentity(long Length, DateTime LastWriteUtc, D
     public static FileIdentity Of(string path) => From(FileStatus.Of(path), path);
 
     /// <summary>The identity of an open file (fstat: the file it names now, whatever its path became).</summary>
-    public static FileIdentity Of(SafeFileHandle handle)
+    internal static FileIdentity Of(SafeFileHandle handle)
     {
         var status = FileStatus.Of(handle);
         return Of(status, InodeStability.IsStable(status.Device, handle));

@@ -51,7 +51,7 @@ public sealed partial class ArchiveEmulator : IDisposable
     public string GameFolder { get; }
 
     /// <summary>The merged file cache, when <see cref="ArchiveEmulatorOptions.CacheFolder"/> was given.</summary>
-    public MergedFileCache? Cache { get; }
+    internal MergedFileCache? Cache { get; }
 
     /// <summary>
     /// Raised after a route's output changed (on the thread that changed it, outside the emulator's lock, so a

@@ -22,7 +22,7 @@ public sealed record ArchiveEmulatorOptions
     public CompressionChoice Compression { get; init; } = CompressionChoice.Auto;
 
     /// <summary>What auto measures with; null measures this machine (tests give fixed figures).</summary>
-    public CodecProbes? CodecProbes { get; init; }
+    internal CodecProbes? CodecProbes { get; init; }
 
     internal MergedFileCache? OpenCache() =>
         CacheFolder is null ? null : new MergedFileCache(CacheFolder, new CacheOptions(Warn: Warn));

@@ -5,7 +5,7 @@ namespace ArchiveEmu.Core.Interop;
 
 // The one place that knows the layout of glibc's struct stat (x86_64: 144 bytes; arm64, the generic layout: 128).
 // Only st_nlink, st_mode and st_blksize move between the two; every other field has the same offset.
-public readonly partial record struct FileStatus
+internal readonly partial record struct FileStatus
 {
     private static readonly bool s_arm64 = RuntimeInformation.ProcessArchitecture == Architecture.Arm64;
 

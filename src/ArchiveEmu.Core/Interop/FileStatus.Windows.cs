@@ -4,7 +4,7 @@ using Microsoft.Win32.SafeHandles;
 namespace ArchiveEmu.Core.Interop;
 
 // Windows: the file index and volume serial stand for inode and device; FILE_BASIC_INFO has the change time.
-public readonly partial record struct FileStatus
+internal readonly partial record struct FileStatus
 {
     [SupportedOSPlatform("windows")]
     private static FileStatus OfWindows(string path)

@@ -3,7 +3,7 @@ using Microsoft.Win32.SafeHandles;
 namespace ArchiveEmu.Core.Interop;
 
 /// <summary>A time as the system keeps it: seconds since 1970-01-01 UTC and nanoseconds into that second (0 to 999,999,999).</summary>
-public readonly record struct UnixTime(long Seconds, long Nanoseconds)
+internal readonly record struct UnixTime(long Seconds, long Nanoseconds)
 {
     /// <summary>The time as a UTC <see cref="DateTime"/>, to its 100 ns ticks.</summary>
     public DateTime ToDateTime() => DateTime.UnixEpoch.AddTicks(Seconds * TimeSpan.TicksPerSecond + Nanoseconds / 100);
@@ -23,7 +23,7 @@ public readonly record struct UnixTime(long Seconds, long Nanoseconds)
 /// time. From stat(2) on Linux, GetFileInformationByHandle(Ex) on Windows, and what .NET gives elsewhere (no inode,
 /// change time = write time). A field the system has no counterpart for is 0.
 /// </summary>
-public readonly partial record struct FileStatus
+internal readonly partial record struct FileStatus
 {
     /// <summary>The device (Windows: volume serial number) the file is on.</summary>
     public ulong Device { get; init; }

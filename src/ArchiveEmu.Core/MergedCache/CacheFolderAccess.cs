@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>Whether a cache folder takes new files, and what is wrong in words a user can act on when it does not.</summary>
-public static class CacheFolderAccess
+internal static class CacheFolderAccess
 {
     private const int ReadOnlyFileSystem = 30; // EROFS: .NET's IOException carries the errno as its HResult on Unix
     private const int PermissionDenied = 13, NotPermitted = 1; // EACCES, EPERM

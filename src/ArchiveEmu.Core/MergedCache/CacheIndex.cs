@@ -17,7 +17,7 @@ internal static class CacheFormat
 }
 
 /// <summary>A blob in a pack file, with the xxHash3 of its bytes.</summary>
-public sealed record CacheExtent(string Pack, long Offset, long Length, string Hash);
+internal sealed record CacheExtent(string Pack, long Offset, long Length, string Hash);
 
 /// <summary>A merged archive's bytes: one contiguous extent of independently stored chunks, and its chunk table.</summary>
 /// <param name="Length">The archive's size.</param>
@@ -25,10 +25,10 @@ public sealed record CacheExtent(string Pack, long Offset, long Length, string H
 /// <param name="ChunkSize">Uncompressed bytes per chunk (the last one may be shorter).</param>
 /// <param name="Chunks">Where the stored chunks are (offset and total stored length).</param>
 /// <param name="Table">The chunk table: per chunk its stored size, codec and hash.</param>
-public sealed record MergedExtent(long Length, string Compression, int ChunkSize, CacheExtent Chunks, CacheExtent Table);
+internal sealed record MergedExtent(long Length, string Compression, int ChunkSize, CacheExtent Chunks, CacheExtent Table);
 
 /// <summary>One cached archive: its layout (rebuilt header and segment table) and, when merged, its bytes.</summary>
-public sealed record CacheEntry(string Key, string Route, string Format, long Length, DateTime CreatedUtc, CacheExtent Layout, MergedExtent? Merged);
+internal sealed record CacheEntry(string Key, string Route, string Format, long Length, DateTime CreatedUtc, CacheExtent Layout, MergedExtent? Merged);
 
 /// <summary>
 /// The cache's table of contents: a versioned envelope (magic, version, length) around a JSON list of

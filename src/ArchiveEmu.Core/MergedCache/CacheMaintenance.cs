@@ -4,15 +4,15 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>The outcome of checking one entry.</summary>
-public sealed record VerifyResult(CacheEntry Entry, string? Problem)
+internal sealed record VerifyResult(CacheEntry Entry, string? Problem)
 {
     public bool Ok => Problem is null;
 }
 
 /// <summary>What <c>gc</c> did.</summary>
-public sealed record CollectResult(int Expired, int Kept, long BytesBefore, long BytesAfter);
+internal sealed record CollectResult(int Expired, int Kept, long BytesBefore, long BytesAfter);
 
-public sealed partial class MergedFileCache
+internal sealed partial class MergedFileCache
 {
     /// <summary>
     /// Reads every blob and chunk and checks its hash; damaged entries are dropped from the index, and the merged extents

@@ -2,7 +2,7 @@ using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;
 
-public sealed partial class MergedFileCache
+internal sealed partial class MergedFileCache
 {
     /// <summary>The boot extents are recorded in and trusted for (<see cref="BootId"/>; another one in tests).</summary>
     internal string Boot { get; init; } = BootId.Current;

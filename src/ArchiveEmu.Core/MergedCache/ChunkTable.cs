@@ -8,10 +8,9 @@ public enum ChunkCodec : byte { Raw = 0, Lz4 = 1 }
 
 /// <summary>
 /// Per chunk of a merged archive: its stored size, codec, and xxHash3 of its uncompressed bytes.
-/// Serialised as a version byte, a u32 count and 13 bytes per chunk, little-endian. Public only as a read-only
-/// description of how a merged copy is stored (for tools that model or measure its reads); the rest is internal.
+/// Serialised as a version byte, a u32 count and 13 bytes per chunk, little-endian.
 /// </summary>
-public sealed class ChunkTable
+internal sealed class ChunkTable
 {
     private const byte Version = 1;
     private const int RecordSize = 13;

@@ -6,7 +6,7 @@ namespace ArchiveEmu.Core.MergedCache;
 public enum CompressionChoice { Auto, Lz4, None }
 
 /// <summary>The measurements <see cref="CompressionChoice.Auto"/> decides from; tests give fixed ones instead of trusting a noisy disk.</summary>
-public sealed record CodecProbes
+internal sealed record CodecProbes
 {
     public static CodecProbes Default { get; } = new();
 
@@ -21,7 +21,7 @@ public sealed record CodecProbes
 }
 
 /// <summary>The codec newly merged bytes are stored with, and why, in words a user reads.</summary>
-public sealed record CompressionDecision(ChunkCompression Compression, string Reason)
+internal sealed record CompressionDecision(ChunkCompression Compression, string Reason)
 {
     /// <summary>"lz4" or "none", as the cache index and <c>--compress</c> spell it.</summary>
     public string Codec => Compression == ChunkCompression.Lz4 ? "lz4" : "none";

@@ -7,7 +7,7 @@ namespace ArchiveEmu.Core.MergedCache;
 /// Decoded LZ4 chunks of merged archives kept between opens in this process, so a second pass over an archive copies
 /// instead of decoding again (as the mount's private copy does for its archives). Bounded; the oldest chunk goes first.
 /// </summary>
-public sealed class DecodedChunkStore
+internal sealed class DecodedChunkStore
 {
     // 256 MiB: eight of the largest archives `--merge auto` merges (32 MiB), or four of the bench's 64 MiB scenarios, at a
     // cost a game machine can spare (1% of 24 GiB); capped at 1/16 of the memory .NET may use, for small machines.

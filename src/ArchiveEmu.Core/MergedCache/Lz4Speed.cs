@@ -5,7 +5,7 @@ using K4os.Compression.LZ4;
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>LZ4 as the merged cache uses it (64 KiB chunks, fastest level): decode speed in MB/s of raw output, and the share of bytes stored.</summary>
-public sealed record Lz4Speed(double DecodeMbps, double Ratio)
+internal sealed record Lz4Speed(double DecodeMbps, double Ratio)
 {
     private const int ChunkBytes = 64 * 1024, SampleBytes = 2 << 20;
     private static readonly Lazy<Lz4Speed> Measured = new(Measure);

@@ -9,13 +9,13 @@ public enum MergePolicy { Auto, Always, Never }
 /// <summary>The limits of <see cref="MergePolicy.Auto"/>: merge small archives made of small injected files.</summary>
 /// <param name="MaxArchiveBytes">Merge only an emulated archive smaller than this (32 MiB).</param>
 /// <param name="MaxInjectedFileBytes">Merge only if every injected entry is smaller than this (1 MiB).</param>
-public sealed record MergeThresholds(long MaxArchiveBytes = 32L << 20, long MaxInjectedFileBytes = 1L << 20)
+internal sealed record MergeThresholds(long MaxArchiveBytes = 32L << 20, long MaxInjectedFileBytes = 1L << 20)
 {
     public static MergeThresholds Default { get; } = new();
 }
 
 /// <summary>The policy's verdict for one archive, and why, in words a user reads.</summary>
-public sealed record MergeDecision(bool Merge, string Reason);
+internal sealed record MergeDecision(bool Merge, string Reason);
 
 /// <summary>Applies a <see cref="MergePolicy"/> to one emulated archive.</summary>
 internal static class MergeDecider

@@ -12,7 +12,7 @@ public enum ChunkCompression { None, Lz4 }
 /// <param name="ChunkSize">Uncompressed bytes per independently stored chunk.</param>
 /// <param name="LockTimeout">How long a writer waits for another writer to finish (said through <paramref name="Warn"/> when a wait starts).</param>
 /// <param name="Warn">Where warnings go (a damaged index or pack, a wait for another writer); nothing is thrown for them.</param>
-public sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null)
+internal sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null)
 {
     public TimeSpan WriterWait => LockTimeout ?? TimeSpan.FromMinutes(2);
 }
@@ -23,7 +23,7 @@ public sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeo
 /// take no lock and never get a stale or damaged byte: a stale key is a miss, a damaged entry is dropped
 /// with a warning and served by emulation. Writers commit the index atomically, one at a time.
 /// </summary>
-public sealed partial class MergedFileCache
+internal sealed partial class MergedFileCache
 {
     private readonly PackFiles _packs;
     private readonly CacheOptions _options;

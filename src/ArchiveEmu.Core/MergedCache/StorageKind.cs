@@ -6,7 +6,7 @@ namespace ArchiveEmu.Core.MergedCache;
 /// The block device under a folder and whether it is rotational (a hard disk, where every extra file
 /// costs a seek), read from /proc/self/mountinfo and /sys/dev/block on Linux.
 /// </summary>
-public sealed record StorageKind(string Device, bool? IsRotational)
+internal sealed record StorageKind(string Device, bool? IsRotational)
 {
     public static StorageKind Unknown { get; } = new("unknown device", null);
 

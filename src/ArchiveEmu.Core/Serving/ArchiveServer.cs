@@ -11,7 +11,7 @@ namespace ArchiveEmu.Core.Serving;
 /// parse of the original, then merge or not, store, and open the merged copy, else emulate. The CLI, the
 /// mount and the library API all serve through it and keep only their own concern (printing, FUSE, API shape).
 /// </summary>
-public sealed class ArchiveServer
+internal sealed class ArchiveServer
 {
     private readonly FileHandlePool? _pool;
     private readonly Lazy<StorageKind> _storage;

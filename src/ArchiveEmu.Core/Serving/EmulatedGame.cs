@@ -28,7 +28,7 @@ public sealed class EmulatedGame
     public RoutePlan Plan { get; }
 
     /// <summary>The merged file cache to serve from when it holds a fresh entry; null serves by emulation only.</summary>
-    public MergedFileCache? Cache { get; init; }
+    internal MergedFileCache? Cache { get; init; }
 
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
     public bool VerifyContent { get; init; }
@@ -40,13 +40,13 @@ public sealed class EmulatedGame
     public Action<string>? Warn { get; init; }
 
     /// <summary>The serving layer for this game's routes.</summary>
-    public ArchiveServer Server => _server.Value;
+    internal ArchiveServer Server => _server.Value;
 
     /// <summary>The cache key of <paramref name="route"/> as its files are now.</summary>
     internal CacheKey KeyOf(ArchiveRoute route) => Server.KeyOf(route);
 
     /// <summary>Serves <paramref name="route"/> as <paramref name="request"/> asks (<see cref="ArchiveServer.Serve"/>).</summary>
-    public ServedArchive Serve(ArchiveRoute route, ServeRequest request)
+    internal ServedArchive Serve(ArchiveRoute route, ServeRequest request)
     {
         var served = Server.Serve(route, request);
         if (Warn is not null && served.Warning is { } warning)

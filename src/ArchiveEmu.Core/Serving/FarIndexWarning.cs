@@ -6,7 +6,7 @@ namespace ArchiveEmu.Core.Serving;
 /// An index far past the original's end (<c>1000000.adx</c> made a 16 KiB archive 53 MiB): more than 1,024 empty slots,
 /// or an archive grown more than tenfold by them. Decided once here, so <c>build</c>, <c>cat</c>, <c>ls</c> and the mount say the same.
 /// </summary>
-public static class FarIndexWarning
+internal static class FarIndexWarning
 {
     private const int MaxEmptySlots = 1024;
     private const int MaxGrowth = 10;

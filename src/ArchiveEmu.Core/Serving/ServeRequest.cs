@@ -4,7 +4,7 @@ using ArchiveEmu.Core.MergedCache;
 namespace ArchiveEmu.Core.Serving;
 
 /// <summary>What a caller of <see cref="ArchiveServer.Serve"/> wants: which bytes and facts back, and whether the cache may be written.</summary>
-public sealed record ServeRequest
+internal sealed record ServeRequest
 {
     /// <summary>
     /// The merge policy applied to an archive the cache holds no merged copy of; with a cache, its layout is stored

@@ -6,7 +6,7 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.Serving;
 
 /// <summary>How an archive's bytes reach a reader.</summary>
-public enum ServedAs
+internal enum ServedAs
 {
     /// <summary>Emulated: the rebuilt header plus slices of the original and the loose files.</summary>
     Emulated,
@@ -16,7 +16,7 @@ public enum ServedAs
 }
 
 /// <summary>Where the emulated archive came from.</summary>
-public enum LayoutOrigin
+internal enum LayoutOrigin
 {
     /// <summary>Not needed: the archive was served merged and nobody asked for its entries.</summary>
     None,
@@ -32,7 +32,7 @@ public enum LayoutOrigin
 }
 
 /// <summary>What serving did to the merged file cache.</summary>
-public enum CacheOutcome
+internal enum CacheOutcome
 {
     /// <summary>No cache.</summary>
     Off,
@@ -48,7 +48,7 @@ public enum CacheOutcome
 }
 
 /// <summary>An emulated archive's sizes and entry counts, and where its bytes come from.</summary>
-public sealed record ArchiveSummary(string Format, long OriginalSize, long Size, int Entries, int Replaced, int Added, int Deleted,
+internal sealed record ArchiveSummary(string Format, long OriginalSize, long Size, int Entries, int Replaced, int Added, int Deleted,
     long BytesFromOriginal, long BytesFromLooseFiles, long BytesGenerated)
 {
     public static ArchiveSummary Of(EmulatedArchive archive) => new(archive.Original.Format.Name, archive.Original.Identity.Length,
@@ -61,7 +61,7 @@ public sealed record ArchiveSummary(string Format, long OriginalSize, long Size,
 /// One archive as <see cref="ArchiveServer.Serve"/> served it: how, why and at what cost, plus what the request asked for.
 /// The caller disposes <see cref="File"/> and <see cref="Archive"/>; they are independent of each other.
 /// </summary>
-public sealed record ServedArchive(ArchiveRoute Route, ServedAs How, string Reason, LayoutOrigin Layout, MergeDecision? Decision,
+internal sealed record ServedArchive(ArchiveRoute Route, ServedAs How, string Reason, LayoutOrigin Layout, MergeDecision? Decision,
     CacheOutcome Cache, MergedExtent? Merged, ArchiveSummary? Summary, TimeSpan BuildTime, TimeSpan StoreTime)
 {
     /// <summary>The bytes a reader sees, when <see cref="ServeRequest.OpenFile"/> asked for them.</summary>

@@ -21,14 +21,14 @@ public readonly record struct FileIdentity(long Length, DateTime LastWriteUtc, D
     public static FileIdentity Of(string path) => From(FileStatus.Of(path), path);
 
     /// <summary>The identity of an open file (fstat: the file it names now, whatever its path became).</summary>
-    public static FileIdentity Of(SafeFileHandle handle)
+    internal static FileIdentity Of(SafeFileHandle handle)
     {
         var status = FileStatus.Of(handle);
         return Of(status, InodeStability.IsStable(status.Device, handle));
     }
 
     /// <summary>The identity of the file at <paramref name="path"/> from a status already taken of it (no second stat).</summary>
-    public static FileIdentity From(FileStatus status, string path)
+    internal static FileIdentity From(FileStatus status, string path)
     {
         if (status.IsDirectory)
             throw new FileNotFoundException($"{path}: file not found (a folder is there)", path);

@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>Bytes of a file on disk, read positionally through a pooled handle.</summary>
-public sealed class FileSource : SegmentSource, IBringInAhead
+internal sealed class FileSource : SegmentSource, IBringInAhead
 {
     internal FileSource(PooledFile file) => File = file;
 

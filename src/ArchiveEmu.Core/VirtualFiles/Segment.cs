@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>A run of a virtual file: <see cref="Length"/> bytes at <see cref="VirtualOffset"/> come from <see cref="Source"/> at <see cref="SourceOffset"/>.</summary>
-public readonly record struct Segment(long VirtualOffset, long Length, SegmentSource Source, long SourceOffset)
+internal readonly record struct Segment(long VirtualOffset, long Length, SegmentSource Source, long SourceOffset)
 {
     public long VirtualEnd => VirtualOffset + Length;
 }

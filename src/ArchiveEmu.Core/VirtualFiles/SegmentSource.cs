@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>Where a segment's bytes come from: a slice of a file, bytes in memory, or zeros.</summary>
-public abstract class SegmentSource
+internal abstract class SegmentSource
 {
     private protected SegmentSource() { }
 

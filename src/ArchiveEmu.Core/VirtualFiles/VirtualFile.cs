@@ -29,10 +29,10 @@ public sealed class VirtualFile : IDisposable
     public long Length { get; }
 
     /// <summary>The segments in order: no gaps, no overlaps, covering [0, Length).</summary>
-    public ReadOnlySpan<Segment> Segments => _segments;
+    internal ReadOnlySpan<Segment> Segments => _segments;
 
     /// <summary>Distinct files on disk this virtual file reads from.</summary>
-    public IEnumerable<FileSource> Files => _segments.Select(s => s.Source).OfType<FileSource>().Distinct();
+    internal IEnumerable<FileSource> Files => _segments.Select(s => s.Source).OfType<FileSource>().Distinct();
 
     /// <summary>
     /// Reads up to <c>destination.Length</c> bytes at <paramref name="offset"/>; returns fewer only at EOF

@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Formats.Pak;
 /// <param name="HasCount">True when an s32 entry count starts the file (V2, V3); V1 runs to EOF or an all-zero record.</param>
 /// <param name="Alignment">Records start on multiples of this (64 for V1; 1, packed, for V2 and V3).</param>
 /// <param name="BigEndian">The count and sizes are big-endian.</param>
-public sealed record PakVariant(string Name, int NameLength, bool HasCount, int Alignment, bool BigEndian)
+internal sealed record PakVariant(string Name, int NameLength, bool HasCount, int Alignment, bool BigEndian)
 {
     public static PakVariant V1 { get; } = new("V1", 252, false, 64, false);
     public static PakVariant V2 { get; } = new("V2", 32, true, 1, false);

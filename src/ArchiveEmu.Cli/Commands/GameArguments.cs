@@ -54,15 +54,15 @@ internal sealed class GameArguments
         var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
         odd.ForEach(warn);
         var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console);
-        var plan = new ModRouter(parse.GetRequiredValue(Game), mods) { DecodeCacheFolder = cache?.Folder }.Resolve();
-        foreach (var warning in plan.Warnings)
-            warn(warning);
-        return new EmulatedGame(plan)
+        var game = EmulatedGame.Open(new GameSetup(parse.GetRequiredValue(Game), mods)
         {
             Cache = cache,
             VerifyContent = parse.GetValue(VerifyContent),
             Warn = warn,
-        };
+        });
+        foreach (var warning in game.Plan.Warnings)
+            warn(warning);
+        return game;
     }
 
     /// <summary>

@@ -38,7 +38,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
         var compression = storing && options.Policy != MergePolicy.Never ? Compression(cache!) : ChunkCompression.None; // nothing merged otherwise
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, compression, storing, logger);
-        var fs = _fs = new ModdedGameFileSystem(game, pool, builder, logger, options.IgnoreCase);
+        var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);
 
         ModFolderWatcher? watcher = null;
         watcher = _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs),

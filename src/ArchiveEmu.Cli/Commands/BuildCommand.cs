@@ -49,7 +49,7 @@ internal sealed class BuildCommand : ICommand
 
         var clock = Stopwatch.StartNew();
         var warnings = new List<string>();
-        var game = _game.Resolve(parse, console, warnings);
+        var game = _game.Open(parse, console, warnings);
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         // Decided once per build, for the cache folder: only when something may be merged (auto probes the device).

@@ -43,11 +43,11 @@ internal sealed class GameArguments
     }
 
     /// <summary>
-    /// Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache. Warnings
+    /// Opens the game the options describe (<see cref="EmulatedGame.Open"/>); it reads from the cache (default folder unless --cache) unless --no-cache. Warnings
     /// about the mods (one given twice, one inside another, a folder that looks meant for an archive but matches no game file)
     /// and about what the game serves (an index far past an archive's end) go to <paramref name="warnings"/>, or else to stderr.
     /// </summary>
-    public EmulatedGame Resolve(ParseResult parse, CliConsole console, List<string>? warnings = null)
+    public EmulatedGame Open(ParseResult parse, CliConsole console, List<string>? warnings = null)
     {
         Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
         var odd = new List<string>();

@@ -30,10 +30,6 @@ public sealed class EmulatedGame
     /// <summary>The same game with its mods resolved again as they are now (after a mod changed), keeping the cache and options.</summary>
     public EmulatedGame Reload() => Open(Setup);
 
-    /// <summary>Resolves the mods in <paramref name="modFolders"/> (lowest priority first) against <paramref name="gameFolder"/>, without a cache.</summary>
-    public static EmulatedGame Resolve(string gameFolder, IReadOnlyList<string> modFolders, FileHandlePool? pool = null) =>
-        Open(new GameSetup(gameFolder, modFolders) { Pool = pool });
-
     /// <summary>What this game was opened from; <see cref="Reload"/> opens it again.</summary>
     public GameSetup Setup { get; }
 

@@ -33,6 +33,7 @@ public sealed class EmulatedGame
     /// <summary>What this game was opened from; <see cref="Reload"/> opens it again.</summary>
     public GameSetup Setup { get; }
 
+    /// <summary>The routes the mods resolved to when this game was opened (a changed mod shows after <see cref="Reload"/>).</summary>
     public RoutePlan Plan { get; }
 
     /// <summary>The merged file cache to serve from when it holds a fresh entry; null serves by emulation only.</summary>

@@ -46,11 +46,11 @@ public sealed class MountOptions
     /// <summary>Serve by emulation only, without the merged file cache.</summary>
     public bool NoCache { get; set; }
 
-    /// <summary>auto, always or never.</summary>
-    public string Merge { get; set; } = "auto";
+    /// <summary>auto, always or never (<see cref="PolicyWords"/>).</summary>
+    public string Merge { get; set; } = MergePolicy.Auto.Word();
 
     /// <summary>How archives merged by the mount are stored: auto (measured: LZ4 only where the cache device reads slower than it pays), lz4 or none (raw), as <c>build --compress</c>.</summary>
-    public string Compression { get; set; } = "auto";
+    public string Compression { get; set; } = CompressionChoice.Auto.Word();
 
     /// <summary>Most libfuse worker threads serving requests at once.</summary>
     public uint Threads { get; set; } = 16;
@@ -82,24 +82,15 @@ public sealed class MountOptions
     /// <summary>The settings that take one of a few words, and those words.</summary>
     internal static readonly IReadOnlyDictionary<string, string[]> Words = new Dictionary<string, string[]>
     {
-        [nameof(Merge)] = ["auto", "always", "never"],
-        [nameof(Compression)] = ["auto", "lz4", "none"],
+        [nameof(Merge)] = PolicyWords.MergePolicies,
+        [nameof(Compression)] = PolicyWords.Compressions,
         [nameof(Fuse)] = ["auto", "kernel", "libfuse"],
     };
 
-    internal MergePolicy Policy => Merge switch
-    {
-        "always" => MergePolicy.Always,
-        "never" => MergePolicy.Never,
-        _ => MergePolicy.Auto,
-    };
+    // Validate has refused any other word before these are read.
+    internal MergePolicy Policy => PolicyWords.MergePolicyOf(Merge) ?? MergePolicy.Auto;
 
-    internal CompressionChoice CompressionChoice => Compression switch
-    {
-        "lz4" => CompressionChoice.Lz4,
-        "none" => CompressionChoice.None,
-        _ => CompressionChoice.Auto,
-    };
+    internal CompressionChoice CompressionChoice => PolicyWords.CompressionOf(Compression) ?? CompressionChoice.Auto;
 
     /// <summary>Problems that stop the host from starting, one line each.</summary>
     public IReadOnlyList<string> Validate()
@@ -118,7 +109,7 @@ public sealed class MountOptions
         foreach (var (name, value) in new[] { (nameof(Merge), Merge), (nameof(Compression), Compression), (nameof(Fuse), Fuse) })
             if (!Words[name].Contains(value, StringComparer.Ordinal))
                 problems.Add(SettingValues.Takes(name, Words[name], value));
-        if (NoCache && Merge == "always")
+        if (NoCache && Policy == MergePolicy.Always)
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
         if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)
             problems.Add("Fuse 'kernel' mounts with mount(2), which needs root; use auto or libfuse");

@@ -1,5 +1,4 @@
 using ArchiveEmu.Core.MergedCache;
-using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
@@ -28,18 +27,18 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
-        var plan = new ModRouter(options.GameSource, options.Mods) { DecodeCacheFolder = cache?.Folder }.Resolve();
+        // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
+        var pool = new FileHandlePool(1024, FileOptions.None);
+        var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods) { Cache = cache, Pool = pool });
+        var plan = game.Plan;
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);
         foreach (var conflict in plan.Conflicts)
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
-        // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
-        var pool = new FileHandlePool(1024, FileOptions.None);
-        var game = new EmulatedGame(plan, pool) { Cache = cache };
         var compression = storing && options.Policy != MergePolicy.Never ? Compression(cache!) : ChunkCompression.None; // nothing merged otherwise
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, compression, storing, logger);
-        var fs = _fs = new ModdedGameFileSystem(game, pool, builder, logger, options.IgnoreCase);
+        var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);
 
         ModFolderWatcher? watcher = null;
         watcher = _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs),

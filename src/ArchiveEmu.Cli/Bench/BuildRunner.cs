@@ -57,7 +57,7 @@ internal sealed class BuildRunner(ScenarioFiles files, BenchOptions options, Act
 
     private Core.Formats.EmulatedArchive Build(out EmulatedGame game, out ArchiveRoute route)
     {
-        game = EmulatedGame.Resolve(files.GameFolder, [files.ModFolder]);
+        game = files.OpenGame(null);
         route = game.Plan.FindArchive(files.ArchivePath)!;
         return game.Build(route);
     }

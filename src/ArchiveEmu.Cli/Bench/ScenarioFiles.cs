@@ -1,6 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
-using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Cli.Bench;
 
@@ -70,7 +69,7 @@ internal sealed class ScenarioFiles : IDisposable
     private void WriteSolidAndCaches(Action<string> status)
     {
         status("writing solid.bin");
-        var game = EmulatedGame.Resolve(GameFolder, [ModFolder]);
+        var game = OpenGame(null);
         var route = game.Plan.FindArchive(ArchivePath) ?? throw new InvalidOperationException("the scenario's mod does not target its archive");
         using (var emulated = game.OpenFile(ArchivePath))
         using (var solid = new FileStream(SolidPath, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 20))
@@ -94,7 +93,7 @@ internal sealed class ScenarioFiles : IDisposable
 
     /// <summary>A game view of this scenario: emulation only, or served from one of the merged caches.</summary>
     public EmulatedGame OpenGame(string? cacheFolder, Core.VirtualFiles.FileHandlePool? pool = null) =>
-        new(new ModRouter(GameFolder, [ModFolder]).Resolve(), pool) { Cache = cacheFolder is null ? null : new MergedFileCache(cacheFolder) };
+        EmulatedGame.Open(new GameSetup(GameFolder, [ModFolder]) { Cache = cacheFolder is null ? null : new MergedFileCache(cacheFolder), Pool = pool });
 
     /// <summary>Every file the read paths may touch, for dropping their pages before a cold run.</summary>
     public IEnumerable<string> AllFiles() => Directory.EnumerateFiles(Folder, "*", SearchOption.AllDirectories);

@@ -17,16 +17,18 @@ internal sealed class BuildCommand : ICommand
 {
     private readonly GameArguments _game = new();
     private readonly Option<string> _merge = CliOptions.Word("--merge",
-        "Also pack archives into the merged file cache: auto (bare --merge) picks small ones; without it, never", ["auto", "always", "never"], bare: "auto");
+        "Also pack archives into the merged file cache: auto (bare --merge) picks small ones; without it, never", PolicyWords.MergePolicies,
+        bare: MergePolicy.Auto.Word());
     private readonly Option<string> _compress = CliOptions.Word("--compress",
-        "How merged archives are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster", ["auto", "lz4", "none"]);
+        "How merged archives are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster",
+        PolicyWords.Compressions);
     private readonly Option<long?> _maxArchiveSize = Sizes.Option("--max-archive-size", "With auto, merge archives up to this size, such as 32M (default: 32M)");
     private readonly Option<long?> _maxInjectedSize = Sizes.Option("--max-injected-size", "With auto, merge archives whose injected files are all up to this size (default: 1M)");
     private readonly Option<bool> _json = new("--json") { Description = "Write the report as JSON on stdout" };
 
     public string Name => "build";
-    public string Usage => "archiveemu build --game DIR --mod DIR [--mod DIR…] [--merge [auto|always|never]] [--cache DIR | --no-cache] "
-        + "[--compress auto|lz4|none] [--verify-content] [--max-archive-size N] [--max-injected-size N] [--json]";
+    public string Usage => $"archiveemu build --game DIR --mod DIR [--mod DIR…] [--merge [{string.Join('|', PolicyWords.MergePolicies)}]] [--cache DIR | --no-cache] "
+        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--verify-content] [--max-archive-size N] [--max-injected-size N] [--json]";
 
     public Command Define(CliConsole console)
     {
@@ -47,7 +49,7 @@ internal sealed class BuildCommand : ICommand
 
         var clock = Stopwatch.StartNew();
         var warnings = new List<string>();
-        var game = _game.Resolve(parse, console, warnings);
+        var game = _game.Open(parse, console, warnings);
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         // Decided once per build, for the cache folder: only when something may be merged (auto probes the device).
@@ -95,21 +97,11 @@ internal sealed class BuildCommand : ICommand
         }
     }
 
-    /// <summary>The policy of a checked <c>--merge</c> value (null: the option was not given).</summary>
-    private static MergePolicy ParsePolicy(string? value) => value switch
-    {
-        "auto" => MergePolicy.Auto,
-        "always" => MergePolicy.Always,
-        _ => MergePolicy.Never, // without --merge, build emulates (and still caches layouts)
-    };
+    /// <summary>The policy of a checked <c>--merge</c> value; without <c>--merge</c>, build emulates (and still caches layouts).</summary>
+    private static MergePolicy ParsePolicy(string? value) => PolicyWords.MergePolicyOf(value) ?? MergePolicy.Never;
 
-    /// <summary>The choice of a checked <c>--compress</c> value (null: the option was not given, auto).</summary>
-    private static CompressionChoice ParseCompression(string? value) => value switch
-    {
-        "lz4" => CompressionChoice.Lz4,
-        "none" => CompressionChoice.None,
-        _ => CompressionChoice.Auto,
-    };
+    /// <summary>The choice of a checked <c>--compress</c> value; without <c>--compress</c>, auto.</summary>
+    private static CompressionChoice ParseCompression(string? value) => PolicyWords.CompressionOf(value) ?? CompressionChoice.Auto;
 
     private static BuildReport.Archive BuildOne(EmulatedGame game, ArchiveRoute route, MergePolicy policy, MergeThresholds thresholds,
         ChunkCompression compression, CliConsole console)

@@ -24,7 +24,7 @@ internal sealed class CatCommand : ICommand
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var game = _game.Resolve(parse, console);
+        var game = _game.Open(parse, console);
         var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
         using var file = game.OpenFile(target);
 

@@ -43,26 +43,26 @@ internal sealed class GameArguments
     }
 
     /// <summary>
-    /// Resolves the routes; the game reads from the cache (default folder unless --cache) unless --no-cache. Warnings
+    /// Opens the game the options describe (<see cref="EmulatedGame.Open"/>); it reads from the cache (default folder unless --cache) unless --no-cache. Warnings
     /// about the mods (one given twice, one inside another, a folder that looks meant for an archive but matches no game file)
     /// and about what the game serves (an index far past an archive's end) go to <paramref name="warnings"/>, or else to stderr.
     /// </summary>
-    public EmulatedGame Resolve(ParseResult parse, CliConsole console, List<string>? warnings = null)
+    public EmulatedGame Open(ParseResult parse, CliConsole console, List<string>? warnings = null)
     {
         Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
         var odd = new List<string>();
         var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
         odd.ForEach(warn);
         var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console);
-        var plan = new ModRouter(parse.GetRequiredValue(Game), mods) { DecodeCacheFolder = cache?.Folder }.Resolve();
-        foreach (var warning in plan.Warnings)
-            warn(warning);
-        return new EmulatedGame(plan)
+        var game = EmulatedGame.Open(new GameSetup(parse.GetRequiredValue(Game), mods)
         {
             Cache = cache,
             VerifyContent = parse.GetValue(VerifyContent),
             Warn = warn,
-        };
+        });
+        foreach (var warning in game.Plan.Warnings)
+            warn(warning);
+        return game;
     }
 
     /// <summary>

@@ -25,7 +25,7 @@ internal sealed class LsCommand : ICommand
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var game = _game.Resolve(parse, console);
+        var game = _game.Open(parse, console);
         var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
         // An archive inside an archive that mods change inside (models/gta3.img/infernus.txd) is listed as built for its entry.
         var inner = game.Plan.FindArchive(target) is null ? InnerRoute(game.Plan.Archives, target) : null;

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using ArchiveEmu.Core.MergedCache;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -10,10 +11,10 @@ internal sealed class MountArguments
 {
     private readonly GameArguments _game = new();
     private readonly Option<string> _merge = CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
-        ["auto", "always", "never"]);
+        PolicyWords.MergePolicies);
     private readonly Option<string> _compress = CliOptions.Word("--compress",
         "How archives the mount merges are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster",
-        ["auto", "lz4", "none"]);
+        PolicyWords.Compressions);
     private readonly Option<bool> _ignoreCase = new("--ignore-case")
     {
         Description = "Find a path whatever the letter case asked, as Windows does (for games under Wine/Proton)",
@@ -22,8 +23,8 @@ internal sealed class MountArguments
         [.. Host.MountHost.LogLevels], ignoreCase: true);
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
-    public const string Usage = "--game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge auto|always|never] "
-        + "[--compress auto|lz4|none] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
+    public static readonly string Usage = $"--game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
+        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
     public Option<string> Game => _game.Game;
 

@@ -192,7 +192,16 @@ public sealed partial class ArchiveEmulator : IDisposable
             archive.Dispose();
     }
 
-    private RoutePlan ModPlan() => _modPlan ??= new ModRouter(GameFolder, _mods, slices: _slices) { DecodeCacheFolder = Cache?.Folder }.Resolve();
+    private RoutePlan ModPlan() => _modPlan ??= Setup().ResolveRoutes();
+
+    // The game as the mod folders and declared slices describe it now (inputs added in code are applied on top, per route).
+    private Serving.GameSetup Setup() => new(GameFolder, _mods.ToArray())
+    {
+        Cache = Cache,
+        VerifyContent = _verifyContent,
+        Pool = _pool,
+        ArchiveSlices = _slices,
+    };
 
     private static string RouteName(string route)
     {

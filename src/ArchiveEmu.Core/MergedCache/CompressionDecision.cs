@@ -2,7 +2,7 @@ using System.Globalization;
 
 namespace ArchiveEmu.Core.MergedCache;
 
-/// <summary>What <c>--compress</c> asks: decide from measured figures, always LZ4, or always raw.</summary>
+/// <summary>How merged bytes are to be stored: decide from measured figures, always LZ4, or always raw (words: <see cref="PolicyWords"/>).</summary>
 public enum CompressionChoice { Auto, Lz4, None }
 
 /// <summary>The measurements <see cref="CompressionChoice.Auto"/> decides from; tests give fixed ones instead of trusting a noisy disk.</summary>
@@ -36,9 +36,9 @@ internal sealed record CompressionDecision(ChunkCompression Compression, string 
     public static CompressionDecision Make(CompressionChoice choice, string cacheFolder, CodecProbes? probes = null)
     {
         if (choice == CompressionChoice.Lz4)
-            return new(ChunkCompression.Lz4, "lz4: --compress lz4");
+            return new(ChunkCompression.Lz4, $"lz4: compression {choice.Word()}");
         if (choice == CompressionChoice.None)
-            return new(ChunkCompression.None, "raw: --compress none");
+            return new(ChunkCompression.None, $"raw: compression {choice.Word()}");
         probes ??= CodecProbes.Default;
         double device;
         try

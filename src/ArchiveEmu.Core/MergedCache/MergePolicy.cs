@@ -3,7 +3,7 @@ using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;
 
-/// <summary>Whether an emulated archive is packed into the merged file cache.</summary>
+/// <summary>Whether an emulated archive is packed into the merged file cache (words: <see cref="PolicyWords"/>).</summary>
 public enum MergePolicy { Auto, Always, Never }
 
 /// <summary>The limits of <see cref="MergePolicy.Auto"/>: merge small archives made of small injected files.</summary>
@@ -24,9 +24,9 @@ internal static class MergeDecider
     {
         string where = $"storage {storage.Describe()}";
         if (policy == MergePolicy.Never)
-            return new(false, "emulate: --merge never");
+            return new(false, $"emulate: merge policy {policy.Word()}");
         if (policy == MergePolicy.Always)
-            return new(true, $"merge: --merge always; {where}");
+            return new(true, $"merge: merge policy {policy.Word()}; {where}");
 
         long size = archive.File.Length;
         long largest = LargestInjectedPiece(archive);

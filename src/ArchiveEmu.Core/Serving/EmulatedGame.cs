@@ -11,33 +11,42 @@ namespace ArchiveEmu.Core.Serving;
 /// </summary>
 public sealed class EmulatedGame
 {
-    private readonly FileHandlePool? _pool;
     private readonly Lazy<ArchiveServer> _server;
 
-    public EmulatedGame(RoutePlan plan, FileHandlePool? pool = null)
+    private EmulatedGame(GameSetup setup, RoutePlan plan)
     {
+        Setup = setup;
         Plan = plan;
-        _pool = pool;
-        _server = new Lazy<ArchiveServer>(() => new ArchiveServer(Plan.GameFolder, Plan.Mods, Cache, _pool, VerifyContent));
+        _server = new Lazy<ArchiveServer>(() => new ArchiveServer(Plan.GameFolder, Plan.Mods, Cache, Setup.Pool, VerifyContent));
     }
 
-    /// <summary>Resolves the mods in <paramref name="modFolders"/> (lowest priority first) against <paramref name="gameFolder"/>.</summary>
-    public static EmulatedGame Resolve(string gameFolder, IReadOnlyList<string> modFolders, FileHandlePool? pool = null) =>
-        new(new ModRouter(gameFolder, modFolders).Resolve(), pool);
+    /// <summary>Opens the modded game <paramref name="setup"/> describes: its mods resolved against the game folder as they are now.</summary>
+    public static EmulatedGame Open(GameSetup setup)
+    {
+        ArgumentNullException.ThrowIfNull(setup);
+        return new(setup, setup.ResolveRoutes());
+    }
 
+    /// <summary>The same game with its mods resolved again as they are now (after a mod changed), keeping the cache and options.</summary>
+    public EmulatedGame Reload() => Open(Setup);
+
+    /// <summary>What this game was opened from; <see cref="Reload"/> opens it again.</summary>
+    public GameSetup Setup { get; }
+
+    /// <summary>The routes the mods resolved to when this game was opened (a changed mod shows after <see cref="Reload"/>).</summary>
     public RoutePlan Plan { get; }
 
     /// <summary>The merged file cache to serve from when it holds a fresh entry; null serves by emulation only.</summary>
-    internal MergedFileCache? Cache { get; init; }
+    internal MergedFileCache? Cache => Setup.Cache;
 
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
-    public bool VerifyContent { get; init; }
+    public bool VerifyContent => Setup.VerifyContent;
 
     /// <summary>
     /// Gets each <see cref="ServedArchive.Warning"/> of what this game serves; <see cref="OpenFile"/> and <see cref="OpenArchive"/>
     /// then describe the archives they serve (a stored layout read even for a merged copy) to find them. Null: not looked for.
     /// </summary>
-    public Action<string>? Warn { get; init; }
+    public Action<string>? Warn => Setup.Warn;
 
     /// <summary>The serving layer for this game's routes.</summary>
     internal ArchiveServer Server => _server.Value;
@@ -66,7 +75,7 @@ public sealed class EmulatedGame
         if (!GamePaths.FileExists(full))
             throw new FileNotFoundException($"{full}: not found in the game folder{GamePaths.DanglingLink(full)}", full);
         var index = ArchiveFormats.ReadIndex(full);
-        return index.Format.Build(index, ArchivePatch.Empty, _pool);
+        return index.Format.Build(index, ArchivePatch.Empty, Setup.Pool);
     }
 
     /// <summary>The bytes a reader of the modded game folder sees at <paramref name="relativePath"/>. The caller disposes it.</summary>
@@ -78,7 +87,7 @@ public sealed class EmulatedGame
         var source = Plan.FindOverride(relativePath)?.SourcePath ?? full;
         if (!GamePaths.FileExists(source))
             throw new FileNotFoundException($"{full}: not found in the game folder or any mod{GamePaths.DanglingLink(full)}", full);
-        return new VirtualFileBuilder(_pool).AppendFile(source, 0, FileIdentity.Of(source).Length).Build();
+        return new VirtualFileBuilder(Setup.Pool).AppendFile(source, 0, FileIdentity.Of(source).Length).Build();
     }
 
     /// <summary>Parses the original and builds the emulated archive, without the cache. The caller disposes it.</summary>

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using Microsoft.Extensions.Logging;
 
@@ -27,10 +26,10 @@ internal sealed partial class ModdedGameFileSystem
             MountSnapshot next;
             try
             {
-                var plan = new ModRouter(_gameFolder, old.Game.Plan.Mods) { DecodeCacheFolder = old.Game.Cache?.Folder }.Resolve();
-                foreach (var warning in plan.Warnings.Except(old.Game.Plan.Warnings)) // each new one, once
+                var game = old.Game.Reload();
+                foreach (var warning in game.Plan.Warnings.Except(old.Game.Plan.Warnings)) // each new one, once
                     _logger.LogWarning("hot reload: {Message}", warning);
-                next = MountSnapshot.Create(new EmulatedGame(plan, _pool) { Cache = old.Game.Cache, VerifyContent = old.Game.VerifyContent }, old);
+                next = MountSnapshot.Create(game, old);
             }
             catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException)
             {

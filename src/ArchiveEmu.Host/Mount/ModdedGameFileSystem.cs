@@ -17,7 +17,6 @@ namespace ArchiveEmu.Host.Mount;
 internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposable
 {
     private readonly string _gameFolder;
-    private readonly FileHandlePool _pool;
     private readonly ArchiveBuilder _builder;
     private readonly ILogger _logger;
     private readonly HandleTable _handles = new();
@@ -26,9 +25,9 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     private readonly ConcurrentDictionary<string, ReadCounters> _counters = new(StringComparer.Ordinal);
     private MountSnapshot _snapshot;
 
-    public ModdedGameFileSystem(EmulatedGame game, FileHandlePool pool, ArchiveBuilder builder, ILogger logger, bool ignoreCase = false)
+    /// <param name="game">The game as first opened; its <see cref="EmulatedGame.Setup"/> (cache, handle pool) carries over to every hot reload.</param>
+    public ModdedGameFileSystem(EmulatedGame game, ArchiveBuilder builder, ILogger logger, bool ignoreCase = false)
     {
-        _pool = pool;
         _ignoreCase = ignoreCase;
         _gameFolder = game.Plan.GameFolder;
         _builder = builder;

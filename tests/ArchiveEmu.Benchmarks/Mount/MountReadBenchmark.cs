@@ -136,7 +136,7 @@ internal static class MountReadBenchmark
             Directory.CreateDirectory(mod);
             Directory.Move(Path.Combine(game, "mod"), Path.Combine(mod, "large.afs")); // mod/large.afs/N.dds replaces entry N
             string plain = Path.Combine(root, "plain.bin");
-            using (var emulated = Core.Serving.EmulatedGame.Resolve(game, [mod]).OpenFile("large.afs"))
+            using (var emulated = Core.Serving.EmulatedGame.Open(new Core.Serving.GameSetup(game, [mod])).OpenFile("large.afs"))
             using (var output = new FileStream(plain, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
                 emulated.OpenStream().CopyTo(output, 1 << 20);
             File.Copy(plain, Path.Combine(game, Untouched));

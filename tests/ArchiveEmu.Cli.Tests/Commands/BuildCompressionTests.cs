@@ -62,8 +62,8 @@ public sealed class BuildCompressionTests
         Assert.That(second.Reason, Is.EqualTo(first.Reason), "the device was not probed again");
     }
 
-    [TestCase("lz4", "lz4: --compress lz4")]
-    [TestCase("none", "raw: --compress none")]
+    [TestCase("lz4", "lz4: compression lz4")]
+    [TestCase("none", "raw: compression none")]
     public void AForcedCodec_IsStoredAsToday_AndSaysSo(string word, string reason)
     {
         var result = Build("--compress", word, "--json");

@@ -121,7 +121,7 @@ public sealed class IndexPastTheEndTests
     /// <summary>The bytes at <paramref name="relative"/> as the library serves them, without the CLI.</summary>
     private byte[] Emulated(string relative)
     {
-        using var file = Core.Serving.EmulatedGame.Resolve(_dir["game"], [_dir["mods/m"]]).OpenFile(relative);
+        using var file = Core.Serving.EmulatedGame.Open(new Core.Serving.GameSetup(_dir["game"], [_dir["mods/m"]])).OpenFile(relative);
         var bytes = new byte[file.Length];
         for (long at = 0; at < file.Length;)
             at += file.Read(at, bytes.AsSpan((int)at));

@@ -74,7 +74,7 @@ public sealed class AcbFollowsAwbElsewhereTests
         _dir.Write("game/data/data.cpk", CpkTestWriter.WriteNamed([new("sound", "bgm.acb", acb, Compress: true), new("sound", "bgm.awb", awb)]));
         _dir.Write("mod/data/data.cpk/sound/bgm.awb/0.hca", TestData.Random(312, 900));
 
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
 
         Assert.That(game.Plan.Warnings, Is.EqualTo(new[] { "data/data.cpk/sound/bgm.acb: does not follow data/data.cpk/sound/bgm.awb: "
             + "it is stored compressed in data/data.cpk; the AWB is served emulated, the ACB as it is" }));
@@ -89,7 +89,7 @@ public sealed class AcbFollowsAwbElsewhereTests
         _dir.Write("audio/data/data.cpk/sound/bgm.awb/0.hca", TestData.Random(316, 900));
         var whole = _dir.Write("cues/data/data.cpk/sound/bgm.acb", TestData.Random(317, 1234));
 
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["audio"], _dir["cues"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["audio"], _dir["cues"]]));
 
         var conflict = game.Plan.Conflicts.Single();
         Assert.That((conflict.Target, conflict.Entry, conflict.Winner), Is.EqualTo(("data/data.cpk", (string?)"sound/bgm.acb", "cues")));
@@ -122,7 +122,7 @@ public sealed class AcbFollowsAwbElsewhereTests
         _dir.Write("game/sound/menu.acb", AcbTestWriter.Write(new(Name: "bgm", StreamAwb: File.ReadAllBytes(awb))));
         _dir.Write("mod/sound/bgm.awb/0.hca", TestData.Random(314, 900));
 
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
 
         Assert.That(game.Plan.Archives.Select(a => a.RelativePath), Is.EqualTo(new[] { "sound/bgm.acb", "sound/bgm.awb" }));
         Assert.That(game.Plan.Warnings, Is.Empty);
@@ -138,7 +138,7 @@ public sealed class AcbFollowsAwbElsewhereTests
 
         using var emulator = new ArchiveEmulator(_dir["game"]);
         emulator.AddModFolder(_dir["mod"]);
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
 
         Assert.That(game.Plan.Warnings, Is.EqualTo(new[] { "sound/voice.awb: 2 ACBs name it in their StreamAwbHash (sound/voice_en.acb, sound/voice_jp.acb); each follows it" }));
         Assert.That(emulator.Routes, Is.EqualTo(new[] { "sound/voice.awb", "sound/voice_en.acb", "sound/voice_jp.acb" }));

@@ -73,7 +73,7 @@ public sealed class AcbFollowsAwbTests
         _dir.Write("audio/sound/bgm.awb/0.hca", TestData.Random(302, 900));
         var whole = _dir.Write("cues/sound/bgm.acb", TestData.Random(303, 1234));
 
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["audio"], _dir["cues"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["audio"], _dir["cues"]]));
         Assert.That(game.Plan.Archives.Select(a => a.RelativePath), Is.EqualTo(new[] { "sound/bgm.awb" }));
         var conflict = game.Plan.Conflicts.Single();
         Assert.That((conflict.Target, conflict.Entry, conflict.Winner), Is.EqualTo(("sound/bgm.acb", (string?)null, "cues")));
@@ -91,7 +91,7 @@ public sealed class AcbFollowsAwbTests
         var acb = _dir.Write("game/sound/bgm.acb", acbBytes.AsSpan(0, acbBytes.Length / 2).ToArray()); // truncated
         _dir.Write("mod/sound/bgm.awb/0.hca", TestData.Random(304, 900));
 
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
         Assert.That(game.Plan.Warnings, Has.Count.EqualTo(1));
         Assert.That(game.Plan.Warnings[0], Does.StartWith("sound/bgm.acb: does not follow sound/bgm.awb: ").And.Contain(acb));
         Assert.That(game.Plan.Archives.Select(a => a.RelativePath), Is.EqualTo(new[] { "sound/bgm.awb" }));
@@ -108,7 +108,7 @@ public sealed class AcbFollowsAwbTests
 
         string Version()
         {
-            var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+            var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
             return game.Server.VersionOf(game.Plan.FindArchive("sound/bgm.acb")!);
         }
 
@@ -125,7 +125,7 @@ public sealed class AcbFollowsAwbTests
         var acb = _dir.Write("game/sound/bgm.acb", AcbTestWriter.Write(new(StreamAwb: File.ReadAllBytes(awb))));
         _dir.Write("mod/sound/bgm.acb/1.hca", TestData.Random(307, 900));
 
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
         var error = Assert.Throws<ArchiveFormatException>(() => game.OpenFile("sound/bgm.acb").Dispose())!;
         Assert.That(error.Message, Does.Contain(acb).And.Contain("no in-memory AWB").And.Contain("folder named like the .awb"));
     }

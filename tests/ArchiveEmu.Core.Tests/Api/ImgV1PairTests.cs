@@ -105,7 +105,7 @@ public sealed class ImgV1PairTests
         _dir.Write("cars/models/gta3.img/infernus.txd", TestData.Random(36, 10));
         var whole = _dir.Write("other/models/GTA3.DIR", new byte[64]);
 
-        var error = Assert.Throws<IOException>(() => EmulatedGame.Resolve(_dir["game"], [_dir["cars"], _dir["other"]]))!;
+        var error = Assert.Throws<IOException>(() => EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["cars"], _dir["other"]])))!;
         Assert.That(error.Message, Does.StartWith(whole).And.Contain("models/gta3.dir").And.Contain("models/gta3.img"));
     }
 
@@ -115,7 +115,7 @@ public sealed class ImgV1PairTests
         ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);
         Directory.CreateDirectory(_dir["mod/models"]);
         ImgV1TestWriter.WriteFiles(_dir["mod/models"], "gta3", _entries.Take(2).ToList());
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
         Assert.That(game.Plan.Archives, Is.Empty);
         Assert.That(game.Plan.Overrides.Select(o => o.RelativePath).Order(), Is.EqualTo(new[] { "models/gta3.dir", "models/gta3.img" }));
     }
@@ -126,7 +126,7 @@ public sealed class ImgV1PairTests
         ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);
         File.WriteAllBytes(_dir["game/models/gta3.dir"], new byte[33]);
         _dir.Write("mod/models/gta3.img/infernus.txd", TestData.Random(37, 10));
-        var error = Assert.Throws<ArchiveFormatException>(() => EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]))!;
+        var error = Assert.Throws<ArchiveFormatException>(() => EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])))!;
         Assert.That(error.Message, Does.Contain(_dir["game/models/gta3.dir"]).And.Contain("IMG v1"));
     }
 
@@ -135,7 +135,7 @@ public sealed class ImgV1PairTests
     {
         ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);
         var folder = Path.GetDirectoryName(_dir.Write("mod/models/gta3.dir/infernus.txd", TestData.Random(40, 10)))!;
-        var error = Assert.Throws<ArchiveFormatException>(() => EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]))!;
+        var error = Assert.Throws<ArchiveFormatException>(() => EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])))!;
         Assert.That(error.Message, Does.Contain(folder).And.Contain("directory of the IMG v1 archive gta3.img").And.Contain("gta3.img/"));
     }
 
@@ -147,7 +147,7 @@ public sealed class ImgV1PairTests
 
         (string Img, string Dir) Versions()
         {
-            var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+            var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
             return (game.Server.VersionOf(game.Plan.FindArchive("models/gta3.img")!), game.Server.VersionOf(game.Plan.FindArchive("models/gta3.dir")!));
         }
 

@@ -23,7 +23,7 @@ public sealed class SpdRouteTests
 
     private byte[] Serve(string route)
     {
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
         using var file = game.OpenFile(route);
         var bytes = new byte[file.Length];
         file.ReadExactly(0, bytes);
@@ -62,7 +62,7 @@ public sealed class SpdRouteTests
         var dds = SpdTests.Dds(30);
         _dir.Write("mod/FEmulator/SPD/chat/chat.spd/tex_1.dds", dds);
         AssertTexture1Replaced(Serve("font/chat/chat.spd"), dds);
-        var change = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Archives.Single().Patch.Changes.Single();
+        var change = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan.Archives.Single().Patch.Changes.Single();
         Assert.That((change.Key.Name, change.Rule), Is.EqualTo(("tex_1.dds", "FEmulator/SPD/chat/chat.spd")));
     }
 
@@ -88,7 +88,7 @@ public sealed class SpdRouteTests
         _dir.Write("mod/FEmulator/SPD/init_free.bin/smap/i_mini_map01.spd/tex_1.dds", dds);
 
         AssertTexture1Replaced(ReadPak(Serve("data/init_free.bin")).Single().Bytes, dds);
-        var plan = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan;
+        var plan = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan;
         var nested = plan.Archives.Single().Nested.Single();
         Assert.That(nested.Route.Patch.Changes.Single().Rule, Is.EqualTo("FEmulator/SPD/init_free.bin/smap/i_mini_map01.spd"));
         Assert.That(plan.Warnings, Is.Empty);
@@ -113,7 +113,7 @@ public sealed class SpdRouteTests
         _dir.Write("mod/FEmulator/SPD/chat.spd/tex_1.dds", dds);
         AssertSprTexture1Replaced(Serve("event/map.spr"), tmx);
         AssertTexture1Replaced(Serve("font/chat.spd"), dds);
-        Assert.That(EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Warnings, Is.Empty);
+        Assert.That(EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan.Warnings, Is.Empty);
     }
 
     [Test]

@@ -81,7 +81,7 @@ public sealed class TxdRouteTests
 
     private byte[] Serve(string route)
     {
-        var game = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]);
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
         using var file = game.OpenFile(route);
         var bytes = new byte[file.Length];
         file.ReadExactly(0, bytes);

@@ -1,6 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
-using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 
@@ -86,11 +85,11 @@ with zipfile.ZipFile(sys.argv[1], 'w') as z:
 
     /// <summary>The game as routed now (routing again picks up changed mod folders).</summary>
     public EmulatedGame Game(MergedFileCache? cache = null, bool verifyContent = false) =>
-        new(new ModRouter(GameFolder, Mods.Select(m => _dir["mods/" + m]).ToArray()).Resolve())
+        EmulatedGame.Open(new GameSetup(GameFolder, Mods.Select(m => _dir["mods/" + m]).ToArray())
         {
             Cache = cache,
             VerifyContent = verifyContent,
-        };
+        });
 
     /// <summary>Builds every routed archive and stores it, merged or not.</summary>
     public void BuildAll(MergedFileCache cache, bool merge, ChunkCompression compression = ChunkCompression.Lz4, bool verifyContent = false)

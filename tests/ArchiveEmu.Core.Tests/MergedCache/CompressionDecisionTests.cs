@@ -86,8 +86,8 @@ public sealed class CompressionDecisionTests
         Assert.That((probes, later.Compression), Is.EqualTo((2, ChunkCompression.None)));
     }
 
-    [TestCase(CompressionChoice.Lz4, ChunkCompression.Lz4, "lz4: --compress lz4")]
-    [TestCase(CompressionChoice.None, ChunkCompression.None, "raw: --compress none")]
+    [TestCase(CompressionChoice.Lz4, ChunkCompression.Lz4, "lz4: compression lz4")]
+    [TestCase(CompressionChoice.None, ChunkCompression.None, "raw: compression none")]
     public void ForcedChoices_NeverProbe(CompressionChoice choice, ChunkCompression expected, string reason)
     {
         var decision = CompressionDecision.Make(choice, _dir["cache"], Probes(100, () => Assert.Fail("probed")) with

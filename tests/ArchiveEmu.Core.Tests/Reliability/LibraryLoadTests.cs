@@ -27,7 +27,7 @@ public sealed class LibraryLoadTests
         {
             var expected = game.Emulated(archive);
             files.Add(($"{archive} merged", game.Game(cache).OpenFile(archive), expected));
-            files.Add(($"{archive} emulated", new ArchiveEmu.Core.Serving.EmulatedGame(game.Game().Plan, pool).OpenFile(archive), expected));
+            files.Add(($"{archive} emulated", ArchiveEmu.Core.Serving.EmulatedGame.Open(game.Game().Setup with { Pool = pool }).OpenFile(archive), expected));
         }
         Assert.That(files.Count(f => f.File.Segments[0].Source.Describe().StartsWith("merged cache", StringComparison.Ordinal)),
             Is.EqualTo(CacheTestGame.Archives.Length));

@@ -116,7 +116,7 @@ public sealed class CriFsLayoutTests
 
     private string Serve(string route, params string[] mods)
     {
-        var game = EmulatedGame.Resolve(_dir["game"], mods.Select(m => _dir[m]).ToArray());
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], mods.Select(m => _dir[m]).ToArray()));
         using var file = game.OpenFile(route);
         var bytes = new byte[file.Length];
         file.ReadExactly(0, bytes);

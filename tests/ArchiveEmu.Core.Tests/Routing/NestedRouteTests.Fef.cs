@@ -23,7 +23,7 @@ public sealed partial class NestedRouteTests
         Assert.That(outer[1].Bytes, Is.EqualTo(field));
         Assert.That(ReadPak(outer[0].Bytes), Is.EqualTo(new[] { ("a.tmx", a), ("mini_tv.tmx", File.ReadAllBytes(tv)) }));
 
-        var route = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Archives.Single();
+        var route = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan.Archives.Single();
         Assert.That(route.Patch.Changes, Is.Empty);
         var nested = route.Nested.Single();
         Assert.That((nested.Entry.Name, nested.Route.RelativePath, nested.Origin), Is.EqualTo(("init/loading.arc", "data/init_free.bin/init/loading.arc", "nested (mod)")));
@@ -67,7 +67,7 @@ public sealed partial class NestedRouteTests
 
         var inner = ReadPak(ReadPak(Serve("data/init_free.bin")).Single().Bytes);
         Assert.That(inner, Is.EqualTo(new[] { ("mini_tv.tmx", File.ReadAllBytes(longer)) }));
-        var plan = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan;
+        var plan = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan;
         Assert.That(plan.Archives.Single().Nested.Single().Route.Patch.Changes.Single().Rule, Is.EqualTo("FEmulator/PAK/data/init_free.bin"));
         Assert.That(plan.Conflicts, Is.Empty);
     }
@@ -84,7 +84,7 @@ public sealed partial class NestedRouteTests
         {
             AfsIndependentReader.Sha256(entries[0]), AfsIndependentReader.Sha256(File.ReadAllBytes(voice)),
         }));
-        var change = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Archives.Single().Nested.Single().Route.Patch.Changes.Single();
+        var change = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan.Archives.Single().Nested.Single().Route.Patch.Changes.Single();
         Assert.That((change.Key, change.Rule), Is.EqualTo((EntryKey.ByIndex(1), "FEmulator/PAK/init_free.bin")));
     }
 
@@ -99,7 +99,7 @@ public sealed partial class NestedRouteTests
 
         var inner = ReadPak(ReadPak(Serve("data/init_free.bin", "mirror", "fef")).Single().Bytes);
         Assert.That(inner, Is.EqualTo(new[] { ("mini_tv.tmx", File.ReadAllBytes(tv)), ("keep", keep) }));
-        var plan = EmulatedGame.Resolve(_dir["game"], [_dir["mirror"], _dir["fef"]]).Plan;
+        var plan = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mirror"], _dir["fef"]])).Plan;
         var conflict = plan.Conflicts.Single();
         Assert.That((conflict.Target, conflict.Entry, conflict.Winner), Is.EqualTo(("data/init_free.bin/init/loading.arc", "mini_tv.tmx", "fef")));
         Assert.That(conflict.Rules, Is.EqualTo(new[] { "mirror", "FEmulator/PAK/init_free.bin" }));

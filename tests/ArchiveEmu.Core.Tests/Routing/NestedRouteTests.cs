@@ -121,7 +121,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
             tar.WriteEntry(new System.Formats.Tar.UstarTarEntry(System.Formats.Tar.TarEntryType.RegularFile, "pack/a.bin") { DataStream = new MemoryStream(TestData.Random(90, 10)) });
         }
         _dir.Write("mod/data/bundle.tar/pack/new.bin", TestData.Random(91, 10));
-        var route = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Archives.Single();
+        var route = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan.Archives.Single();
         Assert.That((route.Nested.Count, route.Patch.Changes.Single().Key.Name), Is.EqualTo((0, "pack/new.bin")));
     }
 
@@ -175,7 +175,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         Assert.That(outer[3].Bytes, Is.EqualTo(File.ReadAllBytes(cd)));
         Assert.That(outer[4].Bytes, Is.EqualTo(File.ReadAllBytes(fresh)));
 
-        var route = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).Plan.Archives.Single();
+        var route = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan.Archives.Single();
         Assert.That(route.Nested.Select(n => (n.Entry.ToString(), n.Route.RelativePath)), Is.EqualTo(new[] { ("a/b", "data/p.pak/a/b") }));
         Assert.That(route.Patch.Changes.Select(c => c.Key.ToString()), Is.EquivalentTo(new[] { "c/d", "e/f" }));
     }
@@ -185,7 +185,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     {
         _dir.Write("game/data/init.pak", Pak(("in.pak", Pak(("x", TestData.Random(60, 10))))));
         _dir.Write("mod/data/init.pak/in.pak/x", TestData.Random(61, 10));
-        using var archive = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).OpenArchive("data/init.pak");
+        using var archive = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).OpenArchive("data/init.pak");
         var entry = archive.Entries.Single();
         Assert.That((entry.State, entry.Origin), Is.EqualTo((EntryState.Replaced, "nested (mod)")));
     }
@@ -197,19 +197,19 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         _dir.Write("a/data/init.pak/in.pak/x", TestData.Random(72, 10));
         _dir.Write("b/data/init.pak/in.pak/y", TestData.Random(73, 10));
         _dir.Write("b/data/init.pak/in.pak/x", TestData.Random(74, 10));
-        var plan = EmulatedGame.Resolve(_dir["game"], [_dir["a"], _dir["b"]]).Plan;
+        var plan = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["a"], _dir["b"]])).Plan;
         var inner = plan.Archives.Single().Nested.Single();
         Assert.That(inner.Origin, Is.EqualTo("nested (a, b)"));
         Assert.That(inner.Route.Patch.Changes.Select(c => (c.Key.Name, c.Origin)), Is.EquivalentTo(new[] { ("x", "b"), ("y", "b") }));
         Assert.That(plan.Conflicts.Select(c => (c.Target, c.Entry, c.Winner)), Is.EqualTo(new[] { ("data/init.pak/in.pak", "x", "b") }));
 
         _dir.Write("c/data/init.pak/in.pak", TestData.Random(75, 10)); // a whole file at the entry, from a later mod
-        plan = EmulatedGame.Resolve(_dir["game"], [_dir["a"], _dir["c"]]).Plan;
+        plan = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["a"], _dir["c"]])).Plan;
         Assert.That(plan.Archives.Single().Nested, Is.Empty);
         Assert.That(plan.Archives.Single().Patch.Changes.Single().Origin, Is.EqualTo("c"));
         Assert.That(plan.Conflicts.Select(c => (c.Target, c.Entry, c.Winner)), Is.EqualTo(new[] { ("data/init.pak", "in.pak", "c") }));
 
-        plan = EmulatedGame.Resolve(_dir["game"], [_dir["c"], _dir["a"]]).Plan; // the other order: the changes inside win
+        plan = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["c"], _dir["a"]])).Plan; // the other order: the changes inside win
         Assert.That(plan.Archives.Single().Nested.Single().Origin, Is.EqualTo("nested (a)"));
         Assert.That(plan.Archives.Single().Patch.Changes, Is.Empty);
         Assert.That(plan.Conflicts.Select(c => (c.Target, c.Entry, c.Winner)), Is.EqualTo(new[] { ("data/init.pak", "in.pak", "a") }));
@@ -220,7 +220,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     {
         _dir.Write("game/data/init.pak", Pak(("in.pak", Pak(("big", TestData.Random(100, 3 << 20)), ("x", TestData.Random(101, 10)))), ("z", TestData.Random(102, 10))));
         _dir.Write("mod/data/init.pak/in.pak/x", TestData.Random(103, 2000));
-        using var archive = EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]).OpenArchive("data/init.pak");
+        using var archive = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).OpenArchive("data/init.pak");
         Assert.That(archive.Entries[0].Size, Is.GreaterThan(3 << 20));
         var decision = ArchiveEmu.Core.MergedCache.MergeDecider.Decide(ArchiveEmu.Core.MergedCache.MergePolicy.Auto, new ArchiveEmu.Core.MergedCache.MergeThresholds(),
             archive, ArchiveEmu.Core.MergedCache.StorageKind.Unknown);
@@ -236,7 +236,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         _dir.Write("game/data/p.pak", Pak(("readme.txt", Text("just text, not an archive at all"))));
         _dir.Write("game/data/snd.afs", AfsTestWriter.Write([Text("plain text entry, no archive"), Pak(("y", Text("text again, not an archive")))]));
         _dir.Write("mod/" + modFile, [1, 2, 3]);
-        Assert.That(() => EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]),
+        Assert.That(() => EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])),
             Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains(named).And.Message.Contains("not an archive format ArchiveEmu knows")
                 .And.Message.Not.Contains("\n"));
     }
@@ -261,7 +261,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         bytes[central + 10] = 12; // the central record's method: bzip2
         File.WriteAllBytes(_dir["game/pack.zip"], bytes);
         _dir.Write("mod/pack.zip/inner.pak/x", [1]);
-        Assert.That(() => EmulatedGame.Resolve(_dir["game"], [_dir["mod"]]),
+        Assert.That(() => EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])),
             Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("pack.zip/inner.pak").And.Message.Contains("ZIP method 12"));
     }
 
@@ -273,7 +273,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 
     private byte[] Serve(string route, params string[] mods)
     {
-        var game = EmulatedGame.Resolve(_dir["game"], (mods.Length == 0 ? ["mod"] : mods).Select(m => _dir[m]).ToArray());
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], (mods.Length == 0 ? ["mod"] : mods).Select(m => _dir[m]).ToArray()));
         using var file = game.OpenFile(route);
         var bytes = new byte[file.Length];
         file.ReadExactly(0, bytes);

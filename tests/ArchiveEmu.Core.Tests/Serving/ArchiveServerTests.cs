@@ -52,7 +52,7 @@ public sealed class ArchiveServerTests
         var second = Serve(cache, request);
         using var file = second.File!;
         Assert.That((second.Layout, second.Cache, second.How), Is.EqualTo((LayoutOrigin.Cache, CacheOutcome.Hit, ServedAs.Emulated)));
-        Assert.That(second.Decision!.Reason, Does.StartWith("emulate: --merge never"));
+        Assert.That(second.Decision!.Reason, Does.StartWith("emulate: merge policy never"));
         Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated(Afs)));
         Assert.That(second.Summary, Is.EqualTo(first.Summary));
     }
@@ -66,7 +66,7 @@ public sealed class ArchiveServerTests
         using (packed.File)
         {
             Assert.That((packed.How, packed.Cache), Is.EqualTo((ServedAs.Merged, CacheOutcome.Stored)));
-            Assert.That(packed.Reason, Does.StartWith("merged, packed now (merge: --merge always"));
+            Assert.That(packed.Reason, Does.StartWith("merged, packed now (merge: merge policy always"));
             Assert.That(packed.Merged!.Compression, Is.EqualTo(stored));
             Assert.That(packed.File!.Segments[0].Source.Describe(), Does.StartWith("merged cache"));
         }

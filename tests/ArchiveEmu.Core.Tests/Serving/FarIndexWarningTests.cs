@@ -20,7 +20,7 @@ public sealed class FarIndexWarningTests
     public void DeleteGame() => _dir.Dispose();
 
     private EmulatedGame Game(Action<string>? warn = null) =>
-        new(EmulatedGame.Resolve(_dir["game"], [_dir["mods/m"]]).Plan) { Warn = warn };
+        EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mods/m"]]) { Warn = warn });
 
     private ServedArchive Describe(EmulatedGame game) => game.Serve(game.Plan.FindArchive(Afs)!, new ServeRequest { Describe = true });
 

@@ -1,0 +1,41 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
+
+namespace ArchiveEmu.Core.Serving;
+
+/// <summary>
+/// One description of a modded game, everything <see cref="EmulatedGame.Open"/> needs to serve it: the game folder, the mod
+/// folders in priority order, and how to serve them. A new way to describe a game (a language, a loader's setup, a profile)
+/// is a new property here, so every front door (the CLI, the host, the API) gets it at once.
+/// </summary>
+/// <param name="GameFolder">The game folder, as shipped.</param>
+/// <param name="ModFolders">Mod folders, lowest priority first (a later one wins an entry both touch).</param>
+public sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFolders)
+{
+    /// <summary>The merged file cache to serve from when it holds a fresh entry; null serves by emulation only.</summary>
+    internal MergedFileCache? Cache { get; init; }
+
+    /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
+    public bool VerifyContent { get; init; }
+
+    /// <summary>The pool of open handles the game's files are read through; null uses <see cref="FileHandlePool.Shared"/>.</summary>
+    public FileHandlePool? Pool { get; init; }
+
+    /// <summary>
+    /// Where an inner archive stored compressed is decoded once and reused (<see cref="ModRouter.DecodeCacheFolder"/>);
+    /// null: the cache's folder, or with no cache a private temporary file of this process.
+    /// </summary>
+    public string? DecodeFolder { get; init; }
+
+    /// <summary>Gets each warning about what the game serves (<see cref="EmulatedGame.Warn"/>); null: not looked for.</summary>
+    public Action<string>? Warn { get; init; }
+
+    /// <summary>Archives stored inside other game files, by route (<see cref="ArchiveEmulator.AddArchiveSlice"/> declares them).</summary>
+    internal IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)>? ArchiveSlices { get; init; }
+
+    /// <summary>The routes of this setup's mods as the folders are now; the one place a game's routes are resolved.</summary>
+    internal RoutePlan ResolveRoutes() =>
+        new ModRouter(GameFolder, ModFolders, slices: ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder }.Resolve();
+}

@@ -69,14 +69,17 @@ public sealed class EmulatedGame
     /// </summary>
     public EmulatedArchive OpenArchive(string relativePath)
     {
-        var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
             return Serve(route, new ServeRequest { KeepArchive = true, Describe = Warn is not null }).Archive!;
-        if (!GamePaths.FileExists(full))
-            throw new FileNotFoundException($"{full}: not found in the game folder{GamePaths.DanglingLink(full)}", full);
-        var index = ArchiveFormats.ReadIndex(full);
-        return index.Format.Build(index, ArchivePatch.Empty, Setup.Pool);
+        return Setup.ArchiveAt(GamePaths.Normalise(relativePath)).Build(Setup.Pool);
     }
+
+    /// <summary>
+    /// The route of the archive at <paramref name="relativePath"/>: the one mods and code inputs change, else the archive
+    /// as the game ships it (a declared slice or a game file, detected); a missing file or an unknown format is an error.
+    /// </summary>
+    internal ArchiveRoute RouteOf(string relativePath) =>
+        Plan.FindArchive(relativePath) ?? Setup.ArchiveAt(GamePaths.Normalise(relativePath));
 
     /// <summary>The bytes a reader of the modded game folder sees at <paramref name="relativePath"/>. The caller disposes it.</summary>
     public VirtualFile OpenFile(string relativePath)

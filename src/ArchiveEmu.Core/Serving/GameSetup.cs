@@ -35,7 +35,16 @@ public sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFolde
     /// <summary>Archives stored inside other game files, by route (<see cref="ArchiveEmulator.AddArchiveSlice"/> declares them).</summary>
     internal IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)>? ArchiveSlices { get; init; }
 
-    /// <summary>The routes of this setup's mods as the folders are now; the one place a game's routes are resolved.</summary>
+    /// <summary>
+    /// Inputs added in code (<see cref="ArchiveEmulator.AddFile"/> and the other Add methods), in the order added: the
+    /// highest-priority layer, above every mod folder (<see cref="ModRouter.CodeInputs"/>).
+    /// </summary>
+    internal IReadOnlyList<CodeInput> CodeInputs { get; init; } = [];
+
+    /// <summary>The routes of this setup's mods and code inputs as they are now; the one place a game's routes are resolved.</summary>
     internal RoutePlan ResolveRoutes() =>
-        new ModRouter(GameFolder, ModFolders, slices: ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder }.Resolve();
+        new ModRouter(GameFolder, ModFolders, slices: ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs }.Resolve();
+
+    /// <summary>The archive at <paramref name="route"/> as the game ships it: a declared slice or a game file (<see cref="GameArchives.At"/>).</summary>
+    internal ArchiveRoute ArchiveAt(string route) => GameArchives.At(GameFolder, route, ArchiveSlices);
 }

@@ -27,8 +27,7 @@ public sealed partial class ArchiveEmulator : IDisposable
     private readonly List<EmulatorInput> _inputs = new();
     private readonly Dictionary<string, (ArchiveSource Source, IArchiveFormat Format)> _slices = new(StringComparer.Ordinal);
     private readonly Dictionary<string, EmulatedArchive> _built = new(StringComparer.Ordinal);
-    private readonly FileHandlePool? _pool;
-    private readonly bool _verifyContent;
+    private readonly GameSetup _serving; // the game folder and how to serve it; mods, slices and inputs are added per game
     private readonly ArchiveEmulatorOptions _options;
     private CompressionDecision? _compression; // decided at the first Merge, then kept
     private EmulatedGame? _game; // the game as mods and inputs make it; null after any change, opened again when asked
@@ -43,17 +42,15 @@ public sealed partial class ArchiveEmulator : IDisposable
         if (!Directory.Exists(GameFolder))
             throw new DirectoryNotFoundException($"{GameFolder}: game folder not found");
         options ??= new ArchiveEmulatorOptions();
-        Cache = options.OpenCache();
-        _pool = options.Pool;
-        _verifyContent = options.VerifyContent;
         _options = options;
+        _serving = new GameSetup(GameFolder, []) { Cache = options.OpenCache(), VerifyContent = options.VerifyContent, Pool = options.Pool };
     }
 
     /// <summary>Full path of the game folder.</summary>
     public string GameFolder { get; }
 
     /// <summary>The merged file cache, when <see cref="ArchiveEmulatorOptions.CacheFolder"/> was given.</summary>
-    internal MergedFileCache? Cache { get; }
+    internal MergedFileCache? Cache => _serving.Cache;
 
     /// <summary>
     /// Raised after a route's output changed (on the thread that changed it, outside the emulator's lock, so a
@@ -205,12 +202,10 @@ public sealed partial class ArchiveEmulator : IDisposable
     private EmulatedGame Game() => _game ??= EmulatedGame.Open(Setup());
 
     // The game as the mod folders, declared slices and inputs added in code describe it now.
-    private GameSetup Setup() => new(GameFolder, _mods.ToArray())
+    private GameSetup Setup() => _serving with
     {
-        Cache = Cache,
-        VerifyContent = _verifyContent,
-        Pool = _pool,
-        ArchiveSlices = _slices,
+        ModFolders = _mods.ToArray(),
+        ArchiveSlices = new Dictionary<string, (ArchiveSource, IArchiveFormat)>(_slices, StringComparer.Ordinal),
         CodeInputs = _inputs.Select(i => new CodeInput(i.Route, i.Entry, i.Input, i.Origin)).ToArray(),
     };
 

@@ -54,7 +54,13 @@ public sealed partial class ArchiveEmulator
     {
         if (Cache is null)
             throw new InvalidOperationException("this emulator has no cache folder (ArchiveEmulatorOptions.CacheFolder)");
-        Merge(route, (_compression ??= CompressionDecision.Make(_options.Compression, Cache.Folder, _options.CodecProbes)).Compression);
+        CompressionDecision decision;
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            decision = _compression ??= Game().Compression!;
+        }
+        Merge(route, decision.Compression);
     }
 
     /// <summary>As <see cref="Merge(string)"/>, stored with <paramref name="compression"/> whatever the options say.</summary>

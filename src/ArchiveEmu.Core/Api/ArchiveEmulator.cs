@@ -28,8 +28,7 @@ public sealed partial class ArchiveEmulator : IDisposable
     private readonly Dictionary<string, (ArchiveSource Source, IArchiveFormat Format)> _slices = new(StringComparer.Ordinal);
     private readonly Dictionary<string, EmulatedArchive> _built = new(StringComparer.Ordinal);
     private readonly GameSetup _serving; // the game folder and how to serve it; mods, slices and inputs are added per game
-    private readonly ArchiveEmulatorOptions _options;
-    private CompressionDecision? _compression; // decided at the first Merge, then kept
+    private CompressionDecision? _compression; // the game's, decided at the first Merge, then kept by every game after
     private EmulatedGame? _game; // the game as mods and inputs make it; null after any change, opened again when asked
     private long _nextId;
     private bool _disposed;
@@ -42,8 +41,11 @@ public sealed partial class ArchiveEmulator : IDisposable
         if (!Directory.Exists(GameFolder))
             throw new DirectoryNotFoundException($"{GameFolder}: game folder not found");
         options ??= new ArchiveEmulatorOptions();
-        _options = options;
-        _serving = new GameSetup(GameFolder, []) { Cache = options.OpenCache(), VerifyContent = options.VerifyContent, Pool = options.Pool };
+        _serving = new GameSetup(GameFolder, [])
+        {
+            Cache = options.OpenCache(), VerifyContent = options.VerifyContent, Pool = options.Pool,
+            Compression = options.Compression, CodecProbes = options.CodecProbes,
+        };
     }
 
     /// <summary>Full path of the game folder.</summary>

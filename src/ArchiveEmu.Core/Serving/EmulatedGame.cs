@@ -12,12 +12,15 @@ namespace ArchiveEmu.Core.Serving;
 public sealed class EmulatedGame
 {
     private readonly Lazy<ArchiveServer> _server;
+    private readonly Lazy<CompressionDecision?> _compression;
 
-    private EmulatedGame(GameSetup setup, RoutePlan plan)
+    private EmulatedGame(GameSetup setup, RoutePlan plan, Lazy<CompressionDecision?>? compression = null)
     {
         Setup = setup;
         Plan = plan;
         _server = new Lazy<ArchiveServer>(() => new ArchiveServer(Plan.GameFolder, Plan.Mods, Cache, Setup.Pool, VerifyContent));
+        _compression = compression ?? new Lazy<CompressionDecision?>(() =>
+            Cache is null ? null : CompressionDecision.Make(Setup.Compression, Cache.Folder, Setup.CodecProbes));
     }
 
     /// <summary>Opens the modded game <paramref name="setup"/> describes: its mods resolved against the game folder as they are now.</summary>
@@ -28,7 +31,7 @@ public sealed class EmulatedGame
     }
 
     /// <summary>The same game with its mods resolved again as they are now (after a mod changed), keeping the cache and options.</summary>
-    public EmulatedGame Reload() => Open(Setup);
+    public EmulatedGame Reload() => new(Setup, Setup.ResolveRoutes(), _compression);
 
     /// <summary>What this game was opened from; <see cref="Reload"/> opens it again.</summary>
     public GameSetup Setup { get; }
@@ -41,6 +44,12 @@ public sealed class EmulatedGame
 
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
     public bool VerifyContent => Setup.VerifyContent;
+
+    /// <summary>
+    /// The codec this game's merged bytes are stored with and why, as <see cref="GameSetup.Compression"/> asks: decided on first
+    /// use (auto probes the cache device), then kept by <see cref="Reload"/>; null without a cache.
+    /// </summary>
+    internal CompressionDecision? Compression => _compression.Value;
 
     /// <summary>
     /// Gets each <see cref="ServedArchive.Warning"/> of what this game serves; <see cref="OpenFile"/> and <see cref="OpenArchive"/>

@@ -29,6 +29,12 @@ public sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFolde
     /// </summary>
     public string? DecodeFolder { get; init; }
 
+    /// <summary>How merged bytes are stored: auto (the default) measures the cache device against LZ4 (<see cref="EmulatedGame.Compression"/> decides it once).</summary>
+    public CompressionChoice Compression { get; init; } = CompressionChoice.Auto;
+
+    /// <summary>What auto measures with; null measures this machine (tests give fixed figures).</summary>
+    internal CodecProbes? CodecProbes { get; init; }
+
     /// <summary>Gets each warning about what the game serves (<see cref="EmulatedGame.Warn"/>); null: not looked for.</summary>
     public Action<string>? Warn { get; init; }
 

@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.Formats;
 
 /// <summary>The formats ArchiveEmu knows, and detection of which one a file is.</summary>
-public static class ArchiveFormats
+internal static class ArchiveFormats
 {
     /// <summary>The largest head given to <see cref="IArchiveFormat.Detect"/>.</summary>
     public const int DetectHeadSize = 64 * 1024;

@@ -13,7 +13,7 @@ public enum EntryAddressing
 }
 
 /// <summary>One archive format: detection, a validating index reader, and a builder of emulated archives.</summary>
-public interface IArchiveFormat
+internal interface IArchiveFormat
 {
     /// <summary>Short lower-case name: "afs", "awb", "pak", "tar", "zip", "img".</summary>
     string Name { get; }

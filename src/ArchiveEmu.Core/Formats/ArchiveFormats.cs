@@ -24,8 +24,8 @@ internal static class ArchiveFormats
         Pak.PakFormat.Instance, // heuristic (no magic): keep last
     };
 
-    /// <summary>The formats' names as messages list them.</summary>
-    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, IMG v1 with its .dir, RenderWare TXD, SPD, SPR";
+    /// <summary>The formats' names as messages list them, in detection order: made from the registrations, so a new format is listed by its own.</summary>
+    internal static string KnownNames { get; } = string.Join(", ", All.Select(f => f.DisplayName));
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
     public static IArchiveFormat? ByName(string name) =>

@@ -1,14 +1,5 @@
 namespace ArchiveEmu.Core.Formats;
 
-/// <summary>Addresses an entry: by index (AFS, AWB) or by name (PAK, ZIP, tar, IMG).</summary>
-public readonly record struct EntryKey(int Index, string? Name)
-{
-    public static EntryKey ByIndex(int index) => new(index, null);
-    public static EntryKey ByName(string name) => new(-1, name);
-    public bool IsIndex => Name is null;
-    public override string ToString() => Name ?? Index.ToString(System.Globalization.CultureInfo.InvariantCulture);
-}
-
 /// <summary>One change to an archive: replace or add the entry at <see cref="Key"/> with <see cref="Input"/>, or delete it when Input is null.</summary>
 /// <param name="Key">The entry: an index or a name.</param>
 /// <param name="Input">The new bytes, or null to delete the entry.</param>

@@ -2,9 +2,6 @@ using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Formats;
 
-/// <summary>What happened to an entry in the emulated archive.</summary>
-public enum EntryState { Original, Replaced, Added, Deleted }
-
 /// <summary>An entry of an emulated archive and where its bytes come from.</summary>
 /// <param name="Index">Position in the emulated archive's table (for a deleted entry: where it was in the original).</param>
 /// <param name="Name">The entry's name, or null where the format has none.</param>

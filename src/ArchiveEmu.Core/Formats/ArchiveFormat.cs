@@ -10,6 +10,7 @@ namespace ArchiveEmu.Core.Formats;
 internal abstract class ArchiveFormat<TIndex> : IArchiveFormat where TIndex : ArchiveIndex
 {
     public abstract string Name { get; }
+    public abstract string DisplayName { get; }
     public abstract EntryAddressing Addressing { get; }
     public abstract StringComparer NameComparer { get; }
     public virtual IReadOnlyList<string> Extensions => [];

@@ -1,7 +1,7 @@
 namespace ArchiveEmu.Core.Formats;
 
 /// <summary>The formats ArchiveEmu knows, and detection of which one a file is.</summary>
-public static class ArchiveFormats
+internal static class ArchiveFormats
 {
     /// <summary>The largest head given to <see cref="IArchiveFormat.Detect"/>.</summary>
     public const int DetectHeadSize = 64 * 1024;
@@ -24,8 +24,8 @@ public static class ArchiveFormats
         Pak.PakFormat.Instance, // heuristic (no magic): keep last
     };
 
-    /// <summary>The formats' names as messages list them.</summary>
-    internal const string KnownNames = "AFS, AWB, ACB, CPK, PAK, tar, ZIP, IMG v2, IMG v1 with its .dir, RenderWare TXD, SPD, SPR";
+    /// <summary>The formats' names as messages list them, in detection order: made from the registrations, so a new format is listed by its own.</summary>
+    internal static string KnownNames { get; } = string.Join(", ", All.Select(f => f.DisplayName));
 
     /// <summary>The format named <paramref name="name"/> ("afs", "zip", …), or null.</summary>
     public static IArchiveFormat? ByName(string name) =>

@@ -7,13 +7,13 @@ namespace ArchiveEmu.Core.Formats;
 /// <param name="Name">The entry's name, or null where the format has none.</param>
 /// <param name="Offset">Offset of the entry's stored bytes in the archive file.</param>
 /// <param name="Size">Size of the stored bytes (for ZIP, the compressed size).</param>
-public sealed record ArchiveEntry(int Index, string? Name, long Offset, long Size);
+internal sealed record ArchiveEntry(int Index, string? Name, long Offset, long Size);
 
 /// <summary>
 /// The validated index of an original archive. Formats derive from it to keep what their builder
 /// needs (name tables, header fields to preserve).
 /// </summary>
-public abstract class ArchiveIndex
+internal abstract class ArchiveIndex
 {
     protected ArchiveIndex(ArchiveSource source, IReadOnlyList<ArchiveEntry> entries)
     {

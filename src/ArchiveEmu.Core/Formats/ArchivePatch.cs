@@ -1,19 +1,10 @@
 namespace ArchiveEmu.Core.Formats;
 
-/// <summary>Addresses an entry: by index (AFS, AWB) or by name (PAK, ZIP, tar, IMG).</summary>
-public readonly record struct EntryKey(int Index, string? Name)
-{
-    public static EntryKey ByIndex(int index) => new(index, null);
-    public static EntryKey ByName(string name) => new(-1, name);
-    public bool IsIndex => Name is null;
-    public override string ToString() => Name ?? Index.ToString(System.Globalization.CultureInfo.InvariantCulture);
-}
-
 /// <summary>One change to an archive: replace or add the entry at <see cref="Key"/> with <see cref="Input"/>, or delete it when Input is null.</summary>
 /// <param name="Key">The entry: an index or a name.</param>
 /// <param name="Input">The new bytes, or null to delete the entry.</param>
 /// <param name="Origin">Who asked for it, for listings and conflict reports (a mod folder's name).</param>
-public sealed record EntryChange(EntryKey Key, EntryInput? Input, string Origin)
+internal sealed record EntryChange(EntryKey Key, EntryInput? Input, string Origin)
 {
     public bool IsDelete => Input is null;
 
@@ -25,7 +16,7 @@ public sealed record EntryChange(EntryKey Key, EntryInput? Input, string Origin)
 /// The resolved changes to one archive, at most one per entry (routing already settled conflicts).
 /// Names use '/' separators; a format compares them with its own <see cref="IArchiveFormat.NameComparer"/>.
 /// </summary>
-public sealed class ArchivePatch
+internal sealed class ArchivePatch
 {
     public ArchivePatch(IEnumerable<EntryChange> changes) => Changes = changes.ToArray();
 

@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.Formats;
 /// <param name="Offset">Where the archive starts in that file.</param>
 /// <param name="Length">The archive's size in bytes.</param>
 /// <param name="Identity">The whole file's size and mtime when the source was made: reads fail if it changes.</param>
-public sealed record ArchiveSource(string Path, long Offset, long Length, FileIdentity Identity)
+internal sealed record ArchiveSource(string Path, long Offset, long Length, FileIdentity Identity)
 {
     /// <summary>The whole file at <paramref name="path"/>, as it is now. A missing file is a <see cref="FileNotFoundException"/> naming it.</summary>
     public static ArchiveSource File(string path)

@@ -2,9 +2,6 @@ using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Formats;
 
-/// <summary>What happened to an entry in the emulated archive.</summary>
-public enum EntryState { Original, Replaced, Added, Deleted }
-
 /// <summary>An entry of an emulated archive and where its bytes come from.</summary>
 /// <param name="Index">Position in the emulated archive's table (for a deleted entry: where it was in the original).</param>
 /// <param name="Name">The entry's name, or null where the format has none.</param>
@@ -12,7 +9,7 @@ public enum EntryState { Original, Replaced, Added, Deleted }
 /// <param name="State">Original, replaced, added or deleted.</param>
 /// <param name="Origin">"original" or the mod (EntryChange.Origin) that supplied or removed it.</param>
 /// <param name="Input">The injected bytes, for replaced and added entries.</param>
-public sealed record EmulatedEntry(int Index, string? Name, long Size, EntryState State, string Origin, EntryInput? Input = null)
+internal sealed record EmulatedEntry(int Index, string? Name, long Size, EntryState State, string Origin, EntryInput? Input = null)
 {
     /// <summary>What the format can say of the entry beyond its size, for listings (a TXD texture: "DXT1 256x256, 9 mips"); null when nothing.</summary>
     public string? Detail { get; init; }
@@ -28,7 +25,7 @@ internal interface IEntryStateCounts
 /// A modded archive as one virtual file, with its entry list. Owns the virtual file: disposing the
 /// archive disposes it.
 /// </summary>
-public sealed class EmulatedArchive : IDisposable
+internal sealed class EmulatedArchive : IDisposable
 {
     public EmulatedArchive(ArchiveIndex original, VirtualFile file, IReadOnlyList<EmulatedEntry> entries)
     {

@@ -30,7 +30,7 @@ public sealed class EntryInput
     public string? Path { get; }
 
     /// <summary>The file's size and mtime when the input was made (null for in-memory bytes).</summary>
-    public FileIdentity? Identity { get; }
+    internal FileIdentity? Identity { get; }
 
     /// <summary>Where the bytes start in <see cref="Path"/>.</summary>
     public long Offset { get; }
@@ -41,7 +41,7 @@ public sealed class EntryInput
     public ReadOnlyMemory<byte> Bytes { get; }
 
     /// <summary>A whole loose file, sized as it is now.</summary>
-    public static EntryInput FromFile(string path)
+    internal static EntryInput FromFile(string path)
     {
         var full = System.IO.Path.GetFullPath(path);
         var identity = FileIdentity.Of(full);
@@ -49,7 +49,7 @@ public sealed class EntryInput
     }
 
     /// <summary>A slice of a file (for example an archive stored inside another archive).</summary>
-    public static EntryInput FromFileSlice(string path, long offset, long length)
+    internal static EntryInput FromFileSlice(string path, long offset, long length)
     {
         var full = System.IO.Path.GetFullPath(path);
         var identity = FileIdentity.Of(full);
@@ -60,7 +60,7 @@ public sealed class EntryInput
     }
 
     /// <summary>Bytes held in memory.</summary>
-    public static EntryInput FromBytes(ReadOnlyMemory<byte> bytes) => new(null, 0, bytes.Length, bytes);
+    internal static EntryInput FromBytes(ReadOnlyMemory<byte> bytes) => new(null, 0, bytes.Length, bytes);
 
     /// <summary>
     /// The whole of <paramref name="file"/>, named <paramref name="name"/> in messages. Appended as the file's own segments
@@ -68,14 +68,14 @@ public sealed class EntryInput
     /// directly and keeps its own references to them: <paramref name="file"/> may be disposed once that archive is built,
     /// after which <see cref="Read"/> throws <see cref="ObjectDisposedException"/>.
     /// </summary>
-    public static EntryInput FromVirtualFile(VirtualFile file, string name)
+    internal static EntryInput FromVirtualFile(VirtualFile file, string name)
     {
         ArgumentNullException.ThrowIfNull(file);
         return new EntryInput(null, 0, file.Length, default, null, file, name);
     }
 
     /// <summary>Appends the bytes to <paramref name="builder"/> at its current position.</summary>
-    public void AppendTo(VirtualFileBuilder builder)
+    internal void AppendTo(VirtualFileBuilder builder)
     {
         if (File is not null)
             builder.AppendSlice(File, 0, Length);

@@ -2,21 +2,14 @@ using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Formats;
 
-/// <summary>How a format's entries are addressed by mod folders.</summary>
-public enum EntryAddressing
-{
-    /// <summary>By decimal index at the start of the file name (AFS, AWB).</summary>
-    ByIndex,
-
-    /// <summary>By the path below the archive folder (PAK, ZIP, tar, IMG).</summary>
-    ByName,
-}
-
 /// <summary>One archive format: detection, a validating index reader, and a builder of emulated archives.</summary>
-public interface IArchiveFormat
+internal interface IArchiveFormat
 {
     /// <summary>Short lower-case name: "afs", "awb", "pak", "tar", "zip", "img".</summary>
     string Name { get; }
+
+    /// <summary>The name messages list it by ("AFS", "IMG v1 with its .dir", "RenderWare TXD"): see <see cref="ArchiveFormats.KnownNames"/>.</summary>
+    string DisplayName { get; }
 
     EntryAddressing Addressing { get; }
 

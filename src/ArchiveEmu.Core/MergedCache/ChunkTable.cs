@@ -4,7 +4,7 @@ using System.IO.Hashing;
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>How one chunk of a merged archive is stored.</summary>
-public enum ChunkCodec : byte { Raw = 0, Lz4 = 1 }
+internal enum ChunkCodec : byte { Raw = 0, Lz4 = 1 }
 
 /// <summary>
 /// Per chunk of a merged archive: its stored size, codec, and xxHash3 of its uncompressed bytes.

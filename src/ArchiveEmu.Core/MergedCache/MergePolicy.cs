@@ -4,7 +4,7 @@ using ArchiveEmu.Core.VirtualFiles;
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>Whether an emulated archive is packed into the merged file cache (words: <see cref="PolicyWords"/>).</summary>
-public enum MergePolicy { Auto, Always, Never }
+internal enum MergePolicy { Auto, Always, Never }
 
 /// <summary>The limits of <see cref="MergePolicy.Auto"/>: merge small archives made of small injected files.</summary>
 /// <param name="MaxArchiveBytes">Merge only an emulated archive smaller than this (32 MiB).</param>

@@ -2,7 +2,7 @@ using ArchiveEmu.Core.Formats;
 
 namespace ArchiveEmu.Core.Routing;
 
-public sealed partial class ModRouter
+internal sealed partial class ModRouter
 {
     /// <summary>The walk's part for mods in Reloaded-II's layout (docs/DESIGN.md, "Reloaded-II and FEF mods").</summary>
     private sealed partial class Walker

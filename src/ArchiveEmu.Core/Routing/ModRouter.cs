@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.Routing;
 /// case and is served as the game spells it (<see cref="GameSpelling"/>). Nothing leads out of a mod; the game's own
 /// symlinks are followed wherever they lead.
 /// </summary>
-public sealed partial class ModRouter
+internal sealed partial class ModRouter
 {
     private readonly string _game;
     private readonly IReadOnlyList<string> _mods;

@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Routing;
 /// <param name="Entry">The entry (index or name), or null for a whole-file override.</param>
 /// <param name="Mods">Every mod that touched it, in priority order.</param>
 /// <param name="Winner">The mod whose version is used.</param>
-public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<string> Mods, string Winner)
+internal sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<string> Mods, string Winner)
 {
     /// <summary>The rule each of <see cref="Mods"/> used, in the same order ("mirror", "Redirector", "FEmulator/AFS/Sound.afs", …); empty when not known.</summary>
     public IReadOnlyList<string> Rules { get; init; } = [];
@@ -18,7 +18,7 @@ public sealed record RouteConflict(string Target, string? Entry, IReadOnlyList<s
 /// <param name="RelativePath">Relative to the game folder, '/' separators.</param>
 /// <param name="GamePath">Full path of the original archive (for an archive inside another file, of that file).</param>
 /// <param name="Slice">Set when the original is a slice of <paramref name="GamePath"/> (an archive stored inside another); null for the whole file.</param>
-public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchiveFormat Format, ArchivePatch Patch, IReadOnlyList<RouteConflict> Conflicts,
+internal sealed record ArchiveRoute(string RelativePath, string GamePath, IArchiveFormat Format, ArchivePatch Patch, IReadOnlyList<RouteConflict> Conflicts,
     ArchiveSource? Slice = null) : IFollowedRoute
 {
     /// <summary>Reads and validates the original's index: the whole file, or the slice (for a follower, as its format reads it: <see cref="Follows"/>).</summary>
@@ -83,17 +83,17 @@ public sealed record ArchiveRoute(string RelativePath, string GamePath, IArchive
 /// <param name="Entry">The entry of the outer archive.</param>
 /// <param name="Route">The inner archive's route: its original is a slice of the outer's holding file.</param>
 /// <param name="Origin">How listings name the entry's origin: "nested (" and the mods that change inside it ")".</param>
-public sealed record NestedRoute(EntryKey Entry, ArchiveRoute Route, string Origin);
+internal sealed record NestedRoute(EntryKey Entry, ArchiveRoute Route, string Origin);
 
 /// <summary>A plain file a mod replaces (or adds) as a whole, as in an overlay filesystem.</summary>
-public sealed record FileOverride(string RelativePath, string SourcePath, string Mod)
+internal sealed record FileOverride(string RelativePath, string SourcePath, string Mod)
 {
     /// <summary>The rule of the mod that placed it: "mirror" (the mod mirrors the game folder) or "Redirector" (Reloaded-II's folder).</summary>
     public string Rule { get; init; } = ModRules.Mirror;
 }
 
 /// <summary>Everything the mod folders ask of the game folder.</summary>
-public sealed class RoutePlan
+internal sealed class RoutePlan
 {
     internal RoutePlan(string gameFolder, IReadOnlyList<string> mods, IReadOnlyList<ArchiveRoute> archives, IReadOnlyList<FileOverride> overrides, IReadOnlyList<RouteConflict> conflicts,
         IReadOnlyList<string> warnings)

@@ -9,7 +9,7 @@ namespace ArchiveEmu.Core.Serving;
 /// The modded game folder as a reader sees it: a targeted archive is served by <see cref="ArchiveServer"/>, a file a
 /// mod overrides is the mod's file, anything else is the original, through the game's symlinks wherever they lead.
 /// </summary>
-public sealed class EmulatedGame
+internal sealed class EmulatedGame
 {
     private readonly Lazy<ArchiveServer> _server;
     private readonly Lazy<CompressionDecision?> _compression;

@@ -12,7 +12,7 @@ namespace ArchiveEmu.Core.Serving;
 /// </summary>
 /// <param name="GameFolder">The game folder, as shipped.</param>
 /// <param name="ModFolders">Mod folders, lowest priority first (a later one wins an entry both touch).</param>
-public sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFolders)
+internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFolders)
 {
     /// <summary>The merged file cache to serve from when it holds a fresh entry; null serves by emulation only.</summary>
     internal MergedFileCache? Cache { get; init; }

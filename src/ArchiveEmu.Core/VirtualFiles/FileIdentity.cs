@@ -15,7 +15,7 @@ namespace ArchiveEmu.Core.VirtualFiles;
 /// where the file system makes the number up anew (FAT, exFAT, FUSE, CIFS: see <see cref="InodeStability"/>) or the
 /// system has none.
 /// </param>
-public readonly record struct FileIdentity(long Length, DateTime LastWriteUtc, DateTime ChangeUtc, ulong Inode)
+internal readonly record struct FileIdentity(long Length, DateTime LastWriteUtc, DateTime ChangeUtc, ulong Inode)
 {
     /// <summary>Reads the identity of the file at <paramref name="path"/> (one stat, links followed); a missing file is a <see cref="FileNotFoundException"/> naming it.</summary>
     public static FileIdentity Of(string path) => From(FileStatus.Of(path), path);

@@ -4,7 +4,7 @@ namespace ArchiveEmu.Core.VirtualFiles;
 /// Collects segments (in any order) and builds a <see cref="VirtualFile"/>: sorts them, rejects
 /// gaps and overlaps, merges adjacent slices of one file, and flattens slices of other virtual files.
 /// </summary>
-public sealed class VirtualFileBuilder
+internal sealed class VirtualFileBuilder
 {
     private readonly FileHandlePool _pool;
     private readonly List<Pending> _pending;

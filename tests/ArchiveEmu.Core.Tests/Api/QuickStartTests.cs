@@ -5,19 +5,32 @@ using Microsoft.CodeAnalysis.CSharp;
 
 namespace ArchiveEmu.Core.Tests.Api;
 
-/// <summary>docs/API.md's quick start compiles against Core's public API (a compilation of its own, so no internals are visible).</summary>
+/// <summary>
+/// docs/API.md's quick start and the NuGet readme's usage compile against Core's public API (a compilation of its own, so no
+/// internals are visible).
+/// </summary>
 public sealed partial class QuickStartTests
 {
     [GeneratedRegex(@"^## Quick start\s+```csharp\n(?<code>.*?)\n```", RegexOptions.Multiline | RegexOptions.Singleline)]
     private static partial Regex QuickStartBlock();
 
-    [GeneratedRegex(@"^using [A-Za-z][A-Za-z0-9.]*;$")]
+    [GeneratedRegex(@"^## Usage\s+.*?```csharp\n(?<code>.*?)\n```", RegexOptions.Multiline | RegexOptions.Singleline)]
+    private static partial Regex UsageBlock();
+
+    [GeneratedRegex(@"^using [A-Za-z][A-Za-z0-9.]*;(\s*//.*)?$")] // a namespace using, with or without a comment
     private static partial Regex UsingDirective();
 
     [Test]
     public void QuickStart_InDocsApi_CompilesAgainstThePublicApi()
     {
         var errors = Compile(QuickStart());
+        Assert.That(errors, Is.Empty);
+    }
+
+    [Test]
+    public void Usage_InTheNuGetReadme_CompilesAgainstThePublicApi()
+    {
+        var errors = Compile(CodeBlock(Path.Combine("src", "ArchiveEmu.Core", "README.md"), UsageBlock(), "## Usage"));
         Assert.That(errors, Is.Empty);
     }
 
@@ -29,11 +42,13 @@ public sealed partial class QuickStartTests
         Assert.That(errors, Has.Some.Contains("CS1061").Or.Some.Contains("CS0122"));
     }
 
-    private static string QuickStart()
+    private static string QuickStart() => CodeBlock(Path.Combine("docs", "API.md"), QuickStartBlock(), "## Quick start");
+
+    private static string CodeBlock(string file, Regex block, string section)
     {
-        var doc = File.ReadAllText(Path.Combine(RepositoryFiles.Root, "docs", "API.md")).ReplaceLineEndings("\n");
-        var match = QuickStartBlock().Match(doc);
-        Assert.That(match.Success, Is.True, "docs/API.md has a '## Quick start' section with a csharp block");
+        var doc = File.ReadAllText(Path.Combine(RepositoryFiles.Root, file)).ReplaceLineEndings("\n");
+        var match = block.Match(doc);
+        Assert.That(match.Success, Is.True, $"{file} has a '{section}' section with a csharp block");
         return match.Groups["code"].Value;
     }
 

@@ -48,6 +48,7 @@ public sealed class FuzzCaseTests
     private sealed class BrokenFormat(Func<string, ArchiveIndex> read) : IArchiveFormat
     {
         public string Name => "broken";
+        public string DisplayName => "broken";
         public EntryAddressing Addressing => EntryAddressing.ByIndex;
         public StringComparer NameComparer => StringComparer.Ordinal;
         public bool Detect(ReadOnlySpan<byte> head, long length) => false;

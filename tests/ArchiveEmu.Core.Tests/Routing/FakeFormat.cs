@@ -14,6 +14,7 @@ internal sealed class FakeFormat(EntryAddressing addressing, StringComparer name
     public static FakeFormat NamesIgnoringCase { get; } = new(EntryAddressing.ByName, StringComparer.OrdinalIgnoreCase);
 
     public string Name => name;
+    public string DisplayName => name;
     public EntryAddressing Addressing => addressing;
     public StringComparer NameComparer => names;
     public bool Detect(ReadOnlySpan<byte> head, long length) => false;

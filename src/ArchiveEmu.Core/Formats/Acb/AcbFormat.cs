@@ -16,6 +16,7 @@ internal sealed partial class AcbFormat : ArchiveFormat<AcbIndex>
     public static AcbFormat Instance { get; } = new();
 
     public override string Name => "acb";
+    public override string DisplayName => "ACB";
     public override EntryAddressing Addressing => EntryAddressing.ByIndex;
     public override StringComparer NameComparer => StringComparer.Ordinal;
     public override IReadOnlyList<string> Extensions { get; } = [".acb"];

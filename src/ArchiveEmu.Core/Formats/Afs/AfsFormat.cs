@@ -13,6 +13,7 @@ internal sealed class AfsFormat : ArchiveFormat<AfsIndex>
     public static AfsFormat Instance { get; } = new();
 
     public override string Name => "afs";
+    public override string DisplayName => "AFS";
     public override EntryAddressing Addressing => EntryAddressing.ByIndex;
     public override StringComparer NameComparer => StringComparer.Ordinal;
     public override IReadOnlyList<string> Extensions { get; } = [".afs"];

@@ -11,6 +11,7 @@ internal sealed class AwbFormat : ArchiveFormat<AwbIndex>
     public static AwbFormat Instance { get; } = new();
 
     public override string Name => "awb";
+    public override string DisplayName => "AWB";
     public override EntryAddressing Addressing => EntryAddressing.ByIndex;
     public override StringComparer NameComparer => StringComparer.Ordinal;
     public override IReadOnlyList<string> Extensions { get; } = [".awb"];

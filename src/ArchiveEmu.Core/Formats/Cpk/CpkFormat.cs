@@ -16,6 +16,7 @@ internal sealed class CpkFormat : ArchiveFormat<CpkIndex>
     public static CpkFormat Instance { get; } = new();
 
     public override string Name => "cpk";
+    public override string DisplayName => "CPK";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
     // Mods for CRI FileSystem V2 Hook match inner paths ignoring case and hand CRI the CPK's own spelling (which CRI
     // looks up exactly): an entry replaced keeps the CPK's spelling, so both hold; docs/FORMATS.md, "Letter case of entry names".

@@ -19,6 +19,7 @@ internal sealed class ImgFormat : ArchiveFormat<ImgIndex>
     public static ImgFormat Instance { get; } = new();
 
     public override string Name => "img";
+    public override string DisplayName => "IMG v2";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
     public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
     public override IReadOnlyList<string> Extensions { get; } = [".img"];

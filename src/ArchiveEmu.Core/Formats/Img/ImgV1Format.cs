@@ -17,6 +17,7 @@ internal sealed partial class ImgV1Format : ArchiveFormat<ImgV1Index>
     public static ImgV1Format Instance { get; } = new();
 
     public override string Name => "img-v1";
+    public override string DisplayName => "IMG v1 with its .dir";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
     public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
     public override IReadOnlyList<string> Extensions { get; } = [".img"];

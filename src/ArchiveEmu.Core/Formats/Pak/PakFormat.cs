@@ -15,6 +15,7 @@ internal sealed class PakFormat : ArchiveFormat<PakIndex>
     public static PakFormat Instance { get; } = new();
 
     public override string Name => "pak";
+    public override string DisplayName => "PAK";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
     public override StringComparer NameComparer => StringComparer.Ordinal;
     // .bin and .arc as FEF's PAK examples name them (init_free.bin, loading.arc).

@@ -17,6 +17,7 @@ internal sealed class SpdFormat : ArchiveFormat<SpdIndex>
     public static SpdFormat Instance { get; } = new();
 
     public override string Name => "spd";
+    public override string DisplayName => "SPD";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
 
     /// <summary>FEF reads the <c>tex_</c> and <c>spr_</c> prefixes and the extensions ignoring case.</summary>

@@ -19,6 +19,7 @@ internal sealed class SprFormat : ArchiveFormat<SprIndex>
     public static SprFormat Instance { get; } = new();
 
     public override string Name => "spr";
+    public override string DisplayName => "SPR";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
     public override StringComparer NameComparer => StringComparer.OrdinalIgnoreCase;
     public override IReadOnlyList<string> Extensions { get; } = [".spr"];

@@ -11,6 +11,7 @@ internal sealed class TarFormat : ArchiveFormat<TarIndex>
     public static TarFormat Instance { get; } = new();
 
     public override string Name => "tar";
+    public override string DisplayName => "tar";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
     public override StringComparer NameComparer => StringComparer.Ordinal;
     public override IReadOnlyList<string> Extensions { get; } = [".tar"];

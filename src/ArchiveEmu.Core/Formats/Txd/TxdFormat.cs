@@ -15,6 +15,7 @@ internal sealed class TxdFormat : ArchiveFormat<TxdIndex>
     public static TxdFormat Instance { get; } = new();
 
     public override string Name => "txd";
+    public override string DisplayName => "RenderWare TXD";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
 
     // The engine finds a texture by name ignoring case (RenderWare's RwTexDictionaryFindNamedTexture; librw's

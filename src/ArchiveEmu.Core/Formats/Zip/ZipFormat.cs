@@ -9,6 +9,7 @@ internal sealed class ZipFormat : ArchiveFormat<ZipIndex>
     public static ZipFormat Instance { get; } = new();
 
     public override string Name => "zip";
+    public override string DisplayName => "ZIP";
     public override EntryAddressing Addressing => EntryAddressing.ByName;
     public override StringComparer NameComparer => StringComparer.Ordinal;
     public override IReadOnlyList<string> Extensions { get; } = [".zip"];

@@ -29,14 +29,14 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
-        var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods) { Cache = cache, Pool = pool });
+        var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods) { Cache = cache, Pool = pool, Compression = options.CompressionChoice });
         var plan = game.Plan;
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);
         foreach (var conflict in plan.Conflicts)
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
-        var compression = storing && options.Policy != MergePolicy.Never ? Compression(cache!) : ChunkCompression.None; // nothing merged otherwise
+        var compression = storing && options.Policy != MergePolicy.Never ? Compression(game) : ChunkCompression.None; // nothing merged otherwise
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, compression, storing, logger);
         var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);
 
@@ -71,9 +71,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     }
 
     /// <summary>The codec of the archives this mount merges, decided once at start (auto probes the cache device unless remembered), and why, logged.</summary>
-    private ChunkCompression Compression(MergedFileCache cache)
+    private ChunkCompression Compression(EmulatedGame game)
     {
-        var decision = CompressionDecision.Make(options.CompressionChoice, cache.Folder);
+        var decision = game.Compression!;
         logger.LogInformation("compression: {Reason}", decision.Reason);
         return decision.Compression;
     }

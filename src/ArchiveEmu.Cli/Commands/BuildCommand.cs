@@ -49,13 +49,11 @@ internal sealed class BuildCommand : ICommand
 
         var clock = Stopwatch.StartNew();
         var warnings = new List<string>();
-        var game = _game.Open(parse, console, warnings);
+        var game = _game.Open(parse, console, warnings, ParseCompression(parse.GetValue(_compress)));
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         // Decided once per build, for the cache folder: only when something may be merged (auto probes the device).
-        var compression = game.Cache is { } folder && policy != MergePolicy.Never
-            ? CompressionDecision.Make(ParseCompression(parse.GetValue(_compress)), folder.Folder)
-            : null;
+        var compression = policy != MergePolicy.Never ? game.Compression : null;
         double routeMs = clock.Elapsed.TotalMilliseconds;
 
         var reports = new List<BuildReport.Archive>();

@@ -47,7 +47,8 @@ internal sealed class GameArguments
     /// about the mods (one given twice, one inside another, a folder that looks meant for an archive but matches no game file)
     /// and about what the game serves (an index far past an archive's end) go to <paramref name="warnings"/>, or else to stderr.
     /// </summary>
-    public EmulatedGame Open(ParseResult parse, CliConsole console, List<string>? warnings = null)
+    /// <param name="compression">How merged bytes are stored (<see cref="EmulatedGame.Compression"/> decides it for the cache folder).</param>
+    public EmulatedGame Open(ParseResult parse, CliConsole console, List<string>? warnings = null, CompressionChoice compression = CompressionChoice.Auto)
     {
         Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
         var odd = new List<string>();
@@ -59,6 +60,7 @@ internal sealed class GameArguments
             Cache = cache,
             VerifyContent = parse.GetValue(VerifyContent),
             Warn = warn,
+            Compression = compression,
         });
         foreach (var warning in game.Plan.Warnings)
             warn(warning);

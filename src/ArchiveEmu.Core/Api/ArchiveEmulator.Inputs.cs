@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Core;
 
@@ -36,6 +37,21 @@ public sealed partial class ArchiveEmulator
             return _inputs.Where(i => i.Route == name).ToArray();
     }
 
+    /// <summary>
+    /// How the entries of the archive at <paramref name="route"/> are addressed, so which <see cref="EntryKey"/> its inputs take:
+    /// <see cref="EntryAddressing.ByIndex"/> (AFS, AWB, an ID-only CPK: <see cref="EntryKey.ByIndex"/>) or
+    /// <see cref="EntryAddressing.ByName"/> (PAK, ZIP, tar, IMG, a CPK with names: <see cref="EntryKey.ByName"/>).
+    /// </summary>
+    public EntryAddressing AddressingOf(string route)
+    {
+        var name = RouteName(route);
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            return Addressing(ArchiveAt(name));
+        }
+    }
+
     private EmulatorInput Add(string route, EntryKey entry, EntryInput? input, string origin)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(origin);
@@ -43,8 +59,8 @@ public sealed partial class ArchiveEmulator
         EmulatorInput added = null!;
         Change(name, RouteChangeReason.InputAdded, () =>
         {
-            var format = FormatOf(name);
-            var addressing = AddressingOf(name, format);
+            var archive = ArchiveAt(name);
+            var (format, addressing) = (archive.Format, Addressing(archive));
             if ((addressing == EntryAddressing.ByIndex) != entry.IsIndex)
                 throw new ArgumentException($"{name}: {(addressing != format.Addressing ? "this ID-only " : "")}{format.Name} entries are addressed by "
                     + $"{(entry.IsIndex ? "name" : addressing != format.Addressing ? "ID (EntryKey.ByIndex(id))" : "index")}, not by '{entry}'", nameof(entry));
@@ -60,41 +76,21 @@ public sealed partial class ArchiveEmulator
     private static bool SameEntry(IArchiveFormat format, EntryKey a, EntryKey b) =>
         a.IsIndex ? b.IsIndex && a.Index == b.Index : !b.IsIndex && format.NameComparer.Equals(a.Name, b.Name);
 
-    // The format of the archive at a route: a declared slice, one the mod folders already detected, or the game file
-    // (detected once, not at every open: detection reads the file's head; Invalidate forgets it).
-    private IArchiveFormat FormatOf(string route)
-    {
-        if (_slices.TryGetValue(route, out var slice))
-            return slice.Format;
-        if (ModPlan().FindArchive(route) is { } fromMods)
-            return fromMods.Format;
-        if (!_detected.TryGetValue(route, out var format))
-            _detected[route] = format = Detect(route);
-        return format;
-    }
-
-    // An ID-only CPK is addressed by ID although CPK is a name format: its header says so (IArchiveFormat.AddressingOf).
-    // A header that cannot be read keeps the format's addressing; opening the archive then reports the damage.
-    private EntryAddressing AddressingOf(string route, IArchiveFormat format)
+    // The archive at a route as the game finds it: a declared slice, else the game file (at Add, before the game is resolved
+    // again, so a wrong kind of key is refused at once), else a file that follows an archive mods change (an IMG v1 .dir).
+    private ArchiveRoute ArchiveAt(string route)
     {
         try
         {
-            var source = _slices.TryGetValue(route, out var slice) ? slice.Source
-                : ModPlan().FindArchive(route) is { } fromMods ? fromMods.Slice ?? ArchiveSource.File(fromMods.GamePath)
-                : ArchiveSource.File(Routing.GamePaths.Resolve(GameFolder, route));
-            return format.AddressingOf(source);
+            return GameArchives.At(GameFolder, route, _slices);
         }
-        catch (Exception e) when (e is ArchiveFormatException or IOException)
+        catch (ArchiveFormatException) when (Game().Plan.FindArchive(route) is { } follower)
         {
-            return format.Addressing;
+            return follower;
         }
     }
 
-    private IArchiveFormat Detect(string route)
-    {
-        var path = Routing.GamePaths.Resolve(GameFolder, route);
-        if (!Routing.GamePaths.FileExists(path))
-            throw new FileNotFoundException($"{path}: no archive at route '{route}' in the game folder{Routing.GamePaths.DanglingLink(path)} (declare archives inside other files with AddArchiveSlice)", path);
-        return ArchiveFormats.Detect(path) ?? throw new ArchiveFormatException(path, 0, ArchiveFormats.NotKnown(path));
-    }
+    // An ID-only CPK is addressed by ID although CPK is a name format: its header says so (IArchiveFormat.AddressingOf).
+    private static EntryAddressing Addressing(ArchiveRoute archive) =>
+        GameArchives.AddressingOf(archive.Format, archive.Slice ?? ArchiveSource.File(archive.GamePath));
 }

@@ -18,8 +18,9 @@ public sealed partial class ArchiveEmulator
         lock (_lock)
         {
             ThrowIfDisposed();
+            var (game, resolved) = Resolve(name);
             var kept = _built.GetValueOrDefault(name);
-            var served = Server().Serve(Resolve(name), new ServeRequest { OpenFile = true, KeepArchive = kept is null, Kept = kept });
+            var served = game.Serve(resolved, new ServeRequest { OpenFile = true, KeepArchive = kept is null, Kept = kept });
             // Kept only when parsed: a stored layout has no EntryInput for Describe to report.
             if (served.Archive is { } archive && served.Layout == LayoutOrigin.Parsed)
                 _built[name] = archive;
@@ -39,7 +40,7 @@ public sealed partial class ArchiveEmulator
         lock (_lock)
         {
             ThrowIfDisposed();
-            return Built(name, Resolve(name)).Entries
+            return Built(name).Entries
                 .Select(e => new EntryOrigin(e.Index, e.Name, e.Size, e.State, e.Origin, e.Input)).ToArray();
         }
     }
@@ -53,7 +54,13 @@ public sealed partial class ArchiveEmulator
     {
         if (Cache is null)
             throw new InvalidOperationException("this emulator has no cache folder (ArchiveEmulatorOptions.CacheFolder)");
-        Merge(route, (_compression ??= CompressionDecision.Make(_options.Compression, Cache.Folder, _options.CodecProbes)).Compression);
+        CompressionDecision decision;
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            decision = _compression ??= Game().Compression!;
+        }
+        Merge(route, decision.Compression);
     }
 
     /// <summary>As <see cref="Merge(string)"/>, stored with <paramref name="compression"/> whatever the options say.</summary>
@@ -64,52 +71,31 @@ public sealed partial class ArchiveEmulator
         {
             if (Cache is null)
                 throw new InvalidOperationException("this emulator has no cache folder (ArchiveEmulatorOptions.CacheFolder)");
-            Server().Serve(Resolve(name), new ServeRequest { Merge = MergePolicy.Always, Compression = compression, Kept = _built.GetValueOrDefault(name) });
+            var (game, resolved) = Resolve(name);
+            game.Serve(resolved, new ServeRequest { Merge = MergePolicy.Always, Compression = compression, Kept = _built.GetValueOrDefault(name) });
         });
     }
 
-    private EmulatedArchive Built(string name, ArchiveRoute resolved)
+    private EmulatedArchive Built(string name)
     {
+        var (game, resolved) = Resolve(name);
         if (!_built.TryGetValue(name, out var archive))
-            _built[name] = archive = Server().Build(resolved);
+            _built[name] = archive = game.Build(resolved);
         return archive;
     }
 
-    // The mods as they are now: the key records them, and AddModFolder/RemoveModFolder change them.
-    private ArchiveServer Server() => new(GameFolder, _mods.ToArray(), Cache, _pool, _verifyContent);
-
-    // The route as mod folders and inputs make it now. Inputs added in code win over mod folders (reported as a conflict).
-    private ArchiveRoute Resolve(string name)
+    // The game as it is now and the route in it: the one mods and inputs change, else the archive as shipped. A file input
+    // of the route, or of the route it follows, that changed since it was added is an error, not bytes from another version.
+    private (EmulatedGame Game, ArchiveRoute Route) Resolve(string name)
     {
-        var fromMods = ModPlan().FindArchive(name);
-        var format = FormatOf(name);
-        var slice = _slices.TryGetValue(name, out var s) ? s.Source : null;
-        var gamePath = fromMods?.GamePath ?? slice?.Path ?? GamePaths.Resolve(GameFolder, name);
-        var changes = fromMods?.Patch.Changes.ToList() ?? new List<EntryChange>();
-        var conflicts = fromMods?.Conflicts.ToList() ?? new List<RouteConflict>();
-        var nested = fromMods?.Nested.ToList() ?? new List<NestedRoute>();
-        foreach (var input in _inputs.Where(i => i.Route == name))
+        var game = Game();
+        var route = game.RouteOf(name);
+        for (var r = route; r is not null; r = r.Follows)
         {
-            RequireUnchanged(input);
-            int inside = nested.FindIndex(n => SameEntry(format, n.Entry, input.Entry));
-            if (inside >= 0) // an input for an entry mods change inside: the input wins the entry whole
-            {
-                conflicts.Add(new RouteConflict(name, input.Entry.ToString(), [nested[inside].Origin, input.Origin], input.Origin));
-                nested.RemoveAt(inside);
-            }
-            int at = changes.FindIndex(c => SameEntry(format, c.Key, input.Entry));
-            var change = new EntryChange(input.Entry, input.Input, input.Origin);
-            if (at < 0)
-            {
-                changes.Add(change);
-                continue;
-            }
-            conflicts.Add(new RouteConflict(name, input.Entry.ToString(), [changes[at].Origin, input.Origin], input.Origin));
-            changes[at] = change;
+            foreach (var input in _inputs.Where(i => i.Route == r.RelativePath))
+                RequireUnchanged(input);
         }
-        // A route that follows another follows it with the leader's inputs too.
-        var follows = fromMods?.Follows is { } leader ? Resolve(leader.RelativePath) : null;
-        return new ArchiveRoute(name, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, Follows = follows };
+        return (game, route);
     }
 
     // A file input that changed or vanished since it was added is an error naming it, not bytes from another version.

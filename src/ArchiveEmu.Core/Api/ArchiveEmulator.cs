@@ -1,6 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core;
@@ -15,7 +16,9 @@ namespace ArchiveEmu.Core;
 /// <remarks>
 /// Priority, lowest first: the original, the mod folders in the order added, then inputs added in code (which
 /// win over mod folders; a conflict is reported by <see cref="Describe"/> through the winning origin). Two inputs
-/// added in code for one entry of one route are refused: remove the first to replace it.
+/// added in code for one entry of one route are refused: remove the first to replace it. The emulator keeps the inputs
+/// and answers for their changes; what they make is the game's (<see cref="EmulatedGame"/>), resolved and served as the
+/// CLI and the mount serve it.
 /// </remarks>
 public sealed partial class ArchiveEmulator : IDisposable
 {
@@ -24,12 +27,9 @@ public sealed partial class ArchiveEmulator : IDisposable
     private readonly List<EmulatorInput> _inputs = new();
     private readonly Dictionary<string, (ArchiveSource Source, IArchiveFormat Format)> _slices = new(StringComparer.Ordinal);
     private readonly Dictionary<string, EmulatedArchive> _built = new(StringComparer.Ordinal);
-    private readonly Dictionary<string, IArchiveFormat> _detected = new(StringComparer.Ordinal); // game files' formats
-    private readonly FileHandlePool? _pool;
-    private readonly bool _verifyContent;
-    private readonly ArchiveEmulatorOptions _options;
-    private CompressionDecision? _compression; // decided at the first Merge, then kept
-    private RoutePlan? _modPlan; // the mod folders routed; null when a folder was added or removed, or a route invalidated
+    private readonly GameSetup _serving; // the game folder and how to serve it; mods, slices and inputs are added per game
+    private CompressionDecision? _compression; // the game's, decided at the first Merge, then kept by every game after
+    private EmulatedGame? _game; // the game as mods and inputs make it; null after any change, opened again when asked
     private long _nextId;
     private bool _disposed;
 
@@ -41,17 +41,18 @@ public sealed partial class ArchiveEmulator : IDisposable
         if (!Directory.Exists(GameFolder))
             throw new DirectoryNotFoundException($"{GameFolder}: game folder not found");
         options ??= new ArchiveEmulatorOptions();
-        Cache = options.OpenCache();
-        _pool = options.Pool;
-        _verifyContent = options.VerifyContent;
-        _options = options;
+        _serving = new GameSetup(GameFolder, [])
+        {
+            Cache = options.OpenCache(), VerifyContent = options.VerifyContent, Pool = options.Pool,
+            Compression = options.Compression, CodecProbes = options.CodecProbes,
+        };
     }
 
     /// <summary>Full path of the game folder.</summary>
     public string GameFolder { get; }
 
     /// <summary>The merged file cache, when <see cref="ArchiveEmulatorOptions.CacheFolder"/> was given.</summary>
-    internal MergedFileCache? Cache { get; }
+    internal MergedFileCache? Cache => _serving.Cache;
 
     /// <summary>
     /// Raised after a route's output changed (on the thread that changed it, outside the emulator's lock, so a
@@ -101,7 +102,6 @@ public sealed partial class ArchiveEmulator : IDisposable
         {
             if (!_slices.TryAdd(name, (source, format)))
                 throw new InvalidOperationException($"{name}: an archive slice is already declared at this route");
-            _modPlan = null;
         });
     }
 
@@ -113,7 +113,7 @@ public sealed partial class ArchiveEmulator : IDisposable
             lock (_lock)
             {
                 ThrowIfDisposed();
-                return ModPlan().Archives.Select(a => a.RelativePath).Concat(_inputs.Select(i => i.Route)).Concat(_slices.Keys)
+                return Game().Plan.Archives.Select(a => a.RelativePath).Concat(_slices.Keys)
                     .Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).ToArray();
             }
         }
@@ -128,8 +128,6 @@ public sealed partial class ArchiveEmulator : IDisposable
         var name = RouteName(route);
         Change(name, RouteChangeReason.Invalidated, () =>
         {
-            _modPlan = null;
-            _detected.Remove(name);
             for (int i = 0; i < _inputs.Count; i++)
             {
                 if (_inputs[i].Route == name && _inputs[i].Input is { Path: not null } input)
@@ -145,9 +143,7 @@ public sealed partial class ArchiveEmulator : IDisposable
             if (_disposed)
                 return;
             _disposed = true;
-            foreach (var archive in _built.Values)
-                archive.Dispose();
-            _built.Clear();
+            ForgetAll();
         }
     }
 
@@ -162,25 +158,31 @@ public sealed partial class ArchiveEmulator : IDisposable
         lock (_lock)
         {
             ThrowIfDisposed();
-            before = ModPlan().Archives.Select(a => a.RelativePath).ToArray();
+            before = RoutesOfMods();
             change();
-            _modPlan = null;
-            after = ModPlan().Archives.Select(a => a.RelativePath).ToArray();
-            foreach (var route in before.Concat(after))
-                Forget(route);
+            _game = null;
+            ForgetAll();
+            after = RoutesOfMods();
         }
         foreach (var route in before.Union(after, StringComparer.Ordinal))
             RouteChanged?.Invoke(this, new RouteChangedEventArgs(route, RouteChangeReason.ModFoldersChanged));
     }
 
-    // Applies a change to one route under the lock, drops what was built for it, then tells the listeners.
+    // Applies a change under the lock and drops what was built from the game before it, then tells the listeners. A merge
+    // changes no route: only the route's own kept build goes (the next open reads the merged copy).
     private void Change(string route, RouteChangeReason reason, Action change)
     {
         lock (_lock)
         {
             ThrowIfDisposed();
             change();
-            Forget(route);
+            if (reason == RouteChangeReason.Merged)
+                Forget(route);
+            else
+            {
+                _game = null;
+                ForgetAll(); // a route that follows the changed one changed too
+            }
         }
         RouteChanged?.Invoke(this, new RouteChangedEventArgs(route, reason));
     }
@@ -192,16 +194,27 @@ public sealed partial class ArchiveEmulator : IDisposable
             archive.Dispose();
     }
 
-    private RoutePlan ModPlan() => _modPlan ??= Setup().ResolveRoutes();
-
-    // The game as the mod folders and declared slices describe it now (inputs added in code are applied on top, per route).
-    private Serving.GameSetup Setup() => new(GameFolder, _mods.ToArray())
+    private void ForgetAll()
     {
-        Cache = Cache,
-        VerifyContent = _verifyContent,
-        Pool = _pool,
-        ArchiveSlices = _slices,
+        foreach (var archive in _built.Values)
+            archive.Dispose();
+        _built.Clear();
+    }
+
+    private EmulatedGame Game() => _game ??= EmulatedGame.Open(Setup());
+
+    // The game as the mod folders, declared slices and inputs added in code describe it now.
+    private GameSetup Setup() => _serving with
+    {
+        ModFolders = _mods.ToArray(),
+        ArchiveSlices = new Dictionary<string, (ArchiveSource, IArchiveFormat)>(_slices, StringComparer.Ordinal),
+        CodeInputs = _inputs.Select(i => new CodeInput(i.Route, i.Entry, i.Input, i.Origin)).ToArray(),
     };
+
+    // The routes the mod folders touch (not only inputs added in code): adding or removing a mod folder changes these.
+    private string[] RoutesOfMods() =>
+        Game().Plan.Archives.Where(a => a.Nested.Count > 0 || a.Conflicts.Count > 0 || a.Follows is not null
+            || a.Patch.Changes.Count > _inputs.Count(i => i.Route == a.RelativePath)).Select(a => a.RelativePath).ToArray();
 
     private static string RouteName(string route)
     {

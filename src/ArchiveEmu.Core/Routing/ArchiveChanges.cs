@@ -37,17 +37,7 @@ internal sealed class ArchiveChanges
     /// </summary>
     public EntryAddressing Addressing => _addressing ??= ReadAddressing();
 
-    private EntryAddressing ReadAddressing()
-    {
-        try
-        {
-            return Format.AddressingOf(Slice ?? ArchiveSource.File(GamePath));
-        }
-        catch (Exception e) when (e is ArchiveFormatException or IOException)
-        {
-            return Format.Addressing; // building it reports the damage beside the other archives
-        }
-    }
+    private EntryAddressing ReadAddressing() => GameArchives.AddressingOf(Format, Slice ?? ArchiveSource.File(GamePath));
 
     public string RelativePath { get; }
     public string GamePath { get; }
@@ -103,6 +93,17 @@ internal sealed class ArchiveChanges
         }
         _fromThisMod[key] = (file, specificity, false);
         _changes.Set(key, change, modName, rule);
+    }
+
+    /// <summary>
+    /// Adds an input added in code, above every mod: it wins its entry whole (changes a mod made inside that entry included),
+    /// and a mod that touched the entry is a conflict, as between two mods.
+    /// </summary>
+    public void AddInput(CodeInput input)
+    {
+        _mod = null; // no longer a mod's files: a mod walked again begins afresh
+        _fromThisMod.Clear();
+        _changes.Set(input.Entry, new Change(input.Entry, new EntryChange(input.Entry, input.Input, input.Origin), null), input.Origin, ModRules.Code);
     }
 
     private void BeginMod(string modRoot, string modName)

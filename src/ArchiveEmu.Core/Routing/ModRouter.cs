@@ -38,16 +38,40 @@ internal sealed partial class ModRouter
     /// </summary>
     public string? DecodeCacheFolder { get; init; }
 
+    /// <summary>
+    /// Inputs added in code (a mod loader's), in the order added: the highest-priority layer, applied after every mod folder,
+    /// so they win their entries; a mod that touched one is a conflict, and followers follow them as they follow mods.
+    /// </summary>
+    internal IReadOnlyList<CodeInput> CodeInputs { get; init; } = [];
+
     public RoutePlan Resolve()
     {
         var walk = new Walker(this);
         foreach (var mod in _mods)
             walk.Mod(mod);
+        foreach (var input in CodeInputs)
+            walk.Code(input);
 
         var overrides = walk.Overrides.Values.ToArray();
         var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules }).ToList();
         var routes = FollowingRoutes.Attach(walk.Archives.Values.Select(a => a.ToRoute()).ToArray(), overrides, overrideConflicts, walk.Warnings);
+        foreach (var (input, notAnArchive) in walk.FollowerInputs)
+            routes = WithFollowerInput(routes, input, notAnArchive);
         return new RoutePlan(_game, _mods, routes, overrides, routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
+    }
+
+    /// <summary>
+    /// The routes with <paramref name="input"/> given to the follower at its route (a file that is no archive on its own, such as an
+    /// IMG v1 .dir, whose format then judges it); with no such follower, <paramref name="notAnArchive"/>.
+    /// </summary>
+    private static ArchiveRoute[] WithFollowerInput(ArchiveRoute[] routes, CodeInput input, ArchiveFormatException notAnArchive)
+    {
+        int at = Array.FindIndex(routes, r => r.RelativePath == input.Route);
+        if (at < 0)
+            throw notAnArchive;
+        var route = routes[at];
+        routes[at] = route with { Patch = new ArchivePatch([.. route.Patch.Changes, new EntryChange(input.Entry, input.Input, input.Origin)]) };
+        return routes;
     }
 
     /// <summary>One <see cref="Resolve"/>: the mods walked in order, each path spelled as the game spells it (<see cref="GameSpelling"/>).</summary>
@@ -130,6 +154,29 @@ internal sealed partial class ModRouter
                     + "(they differ only in letter case); the mod is ambiguous, keep one of them");
             Overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), _modName) { Rule = _rule }, _modName, _rule);
         }
+
+        /// <summary>Adds an input added in code to the archive at its route (a declared slice or a game file), above every mod.</summary>
+        public void Code(CodeInput input)
+        {
+            if (!Archives.TryGetValue(input.Route, out var changes))
+            {
+                ArchiveRoute at;
+                try
+                {
+                    at = GameArchives.At(router._game, input.Route, router._slices);
+                }
+                catch (ArchiveFormatException notAnArchive)
+                {
+                    FollowerInputs.Add((input, notAnArchive)); // perhaps a follower, known once followers are attached
+                    return;
+                }
+                Archives[input.Route] = changes = new ArchiveChanges(input.Route, at.GamePath, at.Format, _decoded, at.Slice);
+            }
+            changes.AddInput(input);
+        }
+
+        /// <summary>Inputs added in code for a game file that is no archive on its own, each with why.</summary>
+        public List<(CodeInput Input, ArchiveFormatException NotAnArchive)> FollowerInputs { get; } = [];
 
         /// <summary>The changes to an archive stored inside another game file (a slice), created on first use.</summary>
         private ArchiveChanges SliceArchive(string relative, (ArchiveSource Source, IArchiveFormat Format) slice) =>

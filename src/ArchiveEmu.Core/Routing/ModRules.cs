@@ -8,4 +8,7 @@ internal static class ModRules
 
     /// <summary>Reloaded-II's file redirector folder, <c>Redirector/</c>, mirrors the game folder.</summary>
     public const string Redirector = "Redirector";
+
+    /// <summary>An input a mod loader added in code (<see cref="CodeInput"/>), above every mod folder.</summary>
+    public const string Code = "code";
 }

@@ -12,12 +12,15 @@ namespace ArchiveEmu.Core.Serving;
 internal sealed class EmulatedGame
 {
     private readonly Lazy<ArchiveServer> _server;
+    private readonly Lazy<CompressionDecision?> _compression;
 
-    private EmulatedGame(GameSetup setup, RoutePlan plan)
+    private EmulatedGame(GameSetup setup, RoutePlan plan, Lazy<CompressionDecision?>? compression = null)
     {
         Setup = setup;
         Plan = plan;
         _server = new Lazy<ArchiveServer>(() => new ArchiveServer(Plan.GameFolder, Plan.Mods, Cache, Setup.Pool, VerifyContent));
+        _compression = compression ?? new Lazy<CompressionDecision?>(() =>
+            Cache is null ? null : CompressionDecision.Make(Setup.Compression, Cache.Folder, Setup.CodecProbes));
     }
 
     /// <summary>Opens the modded game <paramref name="setup"/> describes: its mods resolved against the game folder as they are now.</summary>
@@ -28,7 +31,7 @@ internal sealed class EmulatedGame
     }
 
     /// <summary>The same game with its mods resolved again as they are now (after a mod changed), keeping the cache and options.</summary>
-    public EmulatedGame Reload() => Open(Setup);
+    public EmulatedGame Reload() => new(Setup, Setup.ResolveRoutes(), _compression);
 
     /// <summary>What this game was opened from; <see cref="Reload"/> opens it again.</summary>
     public GameSetup Setup { get; }
@@ -41,6 +44,12 @@ internal sealed class EmulatedGame
 
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
     public bool VerifyContent => Setup.VerifyContent;
+
+    /// <summary>
+    /// The codec this game's merged bytes are stored with and why, as <see cref="GameSetup.Compression"/> asks: decided on first
+    /// use (auto probes the cache device), then kept by <see cref="Reload"/>; null without a cache.
+    /// </summary>
+    internal CompressionDecision? Compression => _compression.Value;
 
     /// <summary>
     /// Gets each <see cref="ServedArchive.Warning"/> of what this game serves; <see cref="OpenFile"/> and <see cref="OpenArchive"/>
@@ -69,14 +78,17 @@ internal sealed class EmulatedGame
     /// </summary>
     public EmulatedArchive OpenArchive(string relativePath)
     {
-        var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
             return Serve(route, new ServeRequest { KeepArchive = true, Describe = Warn is not null }).Archive!;
-        if (!GamePaths.FileExists(full))
-            throw new FileNotFoundException($"{full}: not found in the game folder{GamePaths.DanglingLink(full)}", full);
-        var index = ArchiveFormats.ReadIndex(full);
-        return index.Format.Build(index, ArchivePatch.Empty, Setup.Pool);
+        return Setup.ArchiveAt(GamePaths.Normalise(relativePath)).Build(Setup.Pool);
     }
+
+    /// <summary>
+    /// The route of the archive at <paramref name="relativePath"/>: the one mods and code inputs change, else the archive
+    /// as the game ships it (a declared slice or a game file, detected); a missing file or an unknown format is an error.
+    /// </summary>
+    internal ArchiveRoute RouteOf(string relativePath) =>
+        Plan.FindArchive(relativePath) ?? Setup.ArchiveAt(GamePaths.Normalise(relativePath));
 
     /// <summary>The bytes a reader of the modded game folder sees at <paramref name="relativePath"/>. The caller disposes it.</summary>
     public VirtualFile OpenFile(string relativePath)

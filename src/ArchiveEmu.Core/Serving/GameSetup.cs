@@ -29,13 +29,28 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     /// </summary>
     public string? DecodeFolder { get; init; }
 
+    /// <summary>How merged bytes are stored: auto (the default) measures the cache device against LZ4 (<see cref="EmulatedGame.Compression"/> decides it once).</summary>
+    public CompressionChoice Compression { get; init; } = CompressionChoice.Auto;
+
+    /// <summary>What auto measures with; null measures this machine (tests give fixed figures).</summary>
+    internal CodecProbes? CodecProbes { get; init; }
+
     /// <summary>Gets each warning about what the game serves (<see cref="EmulatedGame.Warn"/>); null: not looked for.</summary>
     public Action<string>? Warn { get; init; }
 
     /// <summary>Archives stored inside other game files, by route (<see cref="ArchiveEmulator.AddArchiveSlice"/> declares them).</summary>
     internal IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)>? ArchiveSlices { get; init; }
 
-    /// <summary>The routes of this setup's mods as the folders are now; the one place a game's routes are resolved.</summary>
+    /// <summary>
+    /// Inputs added in code (<see cref="ArchiveEmulator.AddFile"/> and the other Add methods), in the order added: the
+    /// highest-priority layer, above every mod folder (<see cref="ModRouter.CodeInputs"/>).
+    /// </summary>
+    internal IReadOnlyList<CodeInput> CodeInputs { get; init; } = [];
+
+    /// <summary>The routes of this setup's mods and code inputs as they are now; the one place a game's routes are resolved.</summary>
     internal RoutePlan ResolveRoutes() =>
-        new ModRouter(GameFolder, ModFolders, slices: ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder }.Resolve();
+        new ModRouter(GameFolder, ModFolders, slices: ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs }.Resolve();
+
+    /// <summary>The archive at <paramref name="route"/> as the game ships it: a declared slice or a game file (<see cref="GameArchives.At"/>).</summary>
+    internal ArchiveRoute ArchiveAt(string route) => GameArchives.At(GameFolder, route, ArchiveSlices);
 }

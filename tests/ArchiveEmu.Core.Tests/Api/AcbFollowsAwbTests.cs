@@ -45,6 +45,21 @@ public sealed class AcbFollowsAwbTests
     }
 
     [Test]
+    public void StreamedAwbChangedOnlyByAnInputAddedInCode_TheAcbBesideItFollowsToo()
+    {
+        var awb = _dir.Write("game/sound/bgm.awb", AwbTestWriter.Write(AcbTests.Entries(4)));
+        var acb = _dir.Write("game/sound/bgm.acb", AcbTestWriter.Write(new(StreamAwb: File.ReadAllBytes(awb))));
+
+        using var emulator = new ArchiveEmulator(_dir["game"]);
+        emulator.AddBytes("sound/bgm.awb", EntryKey.ByIndex(1), TestData.Random(304, 70_000), "loader");
+        Assert.That(emulator.Routes, Is.EqualTo(new[] { "sound/bgm.acb", "sound/bgm.awb" }));
+        var emulatedAwb = Read(emulator, "sound/bgm.awb");
+        var built = _dir.Write("out.acb", Read(emulator, "sound/bgm.acb"));
+
+        AcbFollowCheck.AssertFollows(acb, built, emulatedAwb, _dir);
+    }
+
+    [Test]
     public void MemoryAwbInsideTheAcb_AModFolderNamedLikeTheAcb_ChangesItsEntries()
     {
         var entries = AcbTests.Entries(4);

@@ -67,6 +67,23 @@ public sealed class ImgV1PairTests
     }
 
     [Test]
+    public void InputsAddedInCodeAlone_MakeTheDirFollow_AndALaterOneReachesADirAlreadyOpened()
+    {
+        ImgV1TestWriter.WriteFiles(_dir["game/models"], "gta3", _entries);
+        var bigger = TestData.Random(36, 30000); // more sectors than any original entry (at most 9000 bytes)
+
+        using var emulator = new ArchiveEmulator(_dir["game"]);
+        emulator.AddBytes("models/gta3.img", EntryKey.ByName("e0.dff"), TestData.Random(37, 10));
+        Assert.That(emulator.Routes, Is.EqualTo(new[] { "models/gta3.dir", "models/gta3.img" }));
+        Assert.That(emulator.Describe("models/gta3.dir")[4].Size, Is.EqualTo(ImgTestWriter.Padded(_entries[4].Data).Length)); // built and kept
+        emulator.AddBytes("models/gta3.img", EntryKey.ByName("e4.txd"), bigger);
+        var read = ImgV1IndependentReader.Read(Read(emulator, "models/gta3.img"), Read(emulator, "models/gta3.dir"));
+        Assert.That(read[0].Bytes, Is.EqualTo(ImgTestWriter.Padded(TestData.Random(37, 10))));
+        Assert.That(read[4].Bytes, Is.EqualTo(ImgTestWriter.Padded(bigger)));
+        Assert.That(read.Skip(1).Take(3).Select(e => e.Bytes), Is.EqualTo(_entries.Skip(1).Take(3).Select(e => ImgTestWriter.Padded(e.Data))));
+    }
+
+    [Test]
     public void AModChangingAnArchiveInsideAnEntry_TheDirDescribesTheEmulatedInnerArchive()
     {
         var v1 = PakTestLayout.All.First(l => l.Variant == "V1" && l.Terminator); // zero-padded to a sector: V1 ends at a zero record

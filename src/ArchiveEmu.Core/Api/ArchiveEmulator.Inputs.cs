@@ -82,7 +82,7 @@ public sealed partial class ArchiveEmulator
     {
         try
         {
-            return GameArchives.At(GameFolder, route, _slices);
+            return GameArchives.At(GameFolder, route, _slices, _formats.Detect);
         }
         catch (ArchiveFormatException) when (Game().Plan.FindArchive(route) is { } follower)
         {

@@ -29,7 +29,9 @@ public sealed partial class ArchiveEmulator : IDisposable
     private readonly Dictionary<string, EmulatedArchive> _built = new(StringComparer.Ordinal);
     private readonly GameSetup _serving; // the game folder and how to serve it; mods, slices and inputs are added per game
     private CompressionDecision? _compression; // the game's, decided at the first Merge, then kept by every game after
+    private readonly DetectedFormats _formats = new(); // game files' formats, kept until Invalidate
     private EmulatedGame? _game; // the game as mods and inputs make it; null after any change, opened again when asked
+    private ModLayer? _modLayer; // the mod folders walked; null when a folder or a slice was added or removed, or a route invalidated
     private long _nextId;
     private bool _disposed;
 
@@ -102,6 +104,7 @@ public sealed partial class ArchiveEmulator : IDisposable
         {
             if (!_slices.TryAdd(name, (source, format)))
                 throw new InvalidOperationException($"{name}: an archive slice is already declared at this route");
+            _modLayer = null; // a mod folder may target the slice
         });
     }
 
@@ -128,6 +131,8 @@ public sealed partial class ArchiveEmulator : IDisposable
         var name = RouteName(route);
         Change(name, RouteChangeReason.Invalidated, () =>
         {
+            _modLayer = null;
+            _formats.Forget();
             for (int i = 0; i < _inputs.Count; i++)
             {
                 if (_inputs[i].Route == name && _inputs[i].Input is { Path: not null } input)
@@ -160,7 +165,7 @@ public sealed partial class ArchiveEmulator : IDisposable
             ThrowIfDisposed();
             before = RoutesOfMods();
             change();
-            _game = null;
+            (_game, _modLayer) = (null, null);
             ForgetAll();
             after = RoutesOfMods();
         }
@@ -201,7 +206,17 @@ public sealed partial class ArchiveEmulator : IDisposable
         _built.Clear();
     }
 
-    private EmulatedGame Game() => _game ??= EmulatedGame.Open(Setup());
+    // The mod folders are walked only when they (or the slices) changed or a route was invalidated: a code input changes no walk.
+    private EmulatedGame Game()
+    {
+        if (_game is null)
+        {
+            var setup = Setup();
+            _modLayer ??= setup.WalkMods();
+            _game = EmulatedGame.Open(setup with { WalkedMods = _modLayer });
+        }
+        return _game;
+    }
 
     // The game as the mod folders, declared slices and inputs added in code describe it now.
     private GameSetup Setup() => _serving with
@@ -209,6 +224,7 @@ public sealed partial class ArchiveEmulator : IDisposable
         ModFolders = _mods.ToArray(),
         ArchiveSlices = new Dictionary<string, (ArchiveSource, IArchiveFormat)>(_slices, StringComparer.Ordinal),
         CodeInputs = _inputs.Select(i => new CodeInput(i.Route, i.Entry, i.Input, i.Origin)).ToArray(),
+        Detect = _formats.Detect,
     };
 
     // The routes the mod folders touch (not only inputs added in code): adding or removing a mod folder changes these.

@@ -31,6 +31,23 @@ internal sealed class ArchiveChanges
 
     private EntryAddressing? _addressing;
 
+    // A copy sharing what a walk read (the original's index, the decoded entries, the nested changes), for code inputs to change.
+    private ArchiveChanges(ArchiveChanges walked)
+    {
+        (_decoded, RelativePath, GamePath, Format, Slice) = (walked._decoded, walked.RelativePath, walked.GamePath, walked.Format, walked.Slice);
+        _changes = walked._changes.Copy();
+        _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(walked._fromThisMod.Comparer);
+        _inside = walked._inside;
+        _mods.AddRange(walked._mods);
+        _addressing = walked._addressing;
+    }
+
+    /// <summary>
+    /// A copy to lay inputs added in code over (<see cref="AddInput"/>), leaving this one as the mod folders made it
+    /// (<see cref="ModLayer"/> keeps it for the next resolve).
+    /// </summary>
+    public ArchiveChanges Copy() => new(this);
+
     /// <summary>
     /// How this archive's entries are named: the format's addressing, or for a format with both (CPK) what its header says,
     /// read once on the first mod file. A header that cannot be read leaves names, as an unreadable original does below.

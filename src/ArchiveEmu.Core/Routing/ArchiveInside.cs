@@ -14,7 +14,7 @@ internal sealed record ThroughEntry(EntryKey Key, string Folder, ArchiveSource S
 /// name is the whole path is that entry; else the longest entry name made of leading whole components that holds an
 /// archive takes the rest; else the path is a new entry. Index formats: a folder named like an entry file (<c>7/</c>,
 /// <c>7_name.pak/</c>). The archive's index is read on the first path that could go through an entry, once per
-/// <see cref="ModRouter.Resolve"/>, and each entry's format detected once.
+/// <see cref="ModRouter.WalkMods"/>, and each entry's format detected once.
 /// </summary>
 internal sealed class ArchiveInside(string relativePath, string gamePath, IArchiveFormat format, ArchiveSource? slice, DecodedEntries decoded,
     Func<EntryAddressing> addressing)

@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Routing;
 /// FEF mods"): each folder in it, named as the modder likes, holds files at their path inside the game's CPKs. A file replaces
 /// that path in every named CPK of the game that holds it (letter case aside, through an entry that holds an archive as in a
 /// mirror mod); a path no CPK holds is added to the CPK the folder is named after (<c>EN.CPK/</c> or <c>EN/</c>), else a
-/// warning. The hook has no deletion. One instance serves one <see cref="ModRouter.Resolve"/>: the game folder is listed and
+/// warning. The hook has no deletion. One instance serves one <see cref="ModRouter.WalkMods"/>: the game folder is listed and
 /// its CPKs' indexes read once, and only when a mod has such a folder.
 /// </summary>
 internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)> slices,

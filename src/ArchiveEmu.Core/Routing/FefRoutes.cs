@@ -8,7 +8,7 @@ namespace ArchiveEmu.Core.Routing;
 /// which applies to every game archive of that type whose full path ends with it, letter case aside (partial first
 /// components included, as FEF allows); within one mod the longer route wins an entry. AFS and AWB entries are named by the
 /// leading digits of the file name; PAK entries by their path below the archive's folder, through an entry that holds an
-/// archive as FEF's "PAKs within PAKs" go. One instance serves one <see cref="ModRouter.Resolve"/>: the game folder is listed
+/// archive as FEF's "PAKs within PAKs" go. One instance serves one <see cref="ModRouter.WalkMods"/>: the game folder is listed
 /// once, and only when a mod has such folders.
 /// </summary>
 internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IArchiveFormat> slices, Func<string, IArchiveFormat?> detect)

@@ -8,15 +8,19 @@ namespace ArchiveEmu.Core.Routing;
 /// </summary>
 internal static class GameArchives
 {
-    /// <summary>The unchanged route of the archive at <paramref name="route"/>; a missing file or an unknown format is an error naming it.</summary>
-    public static ArchiveRoute At(string gameFolder, string route, IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)>? slices)
+    /// <summary>
+    /// The unchanged route of the archive at <paramref name="route"/>; a missing file or an unknown format is an error naming it.
+    /// <paramref name="detect"/> finds a game file's format (default: <see cref="ArchiveFormats.Detect(string)"/>; a front keeps them: <see cref="DetectedFormats"/>).
+    /// </summary>
+    public static ArchiveRoute At(string gameFolder, string route, IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)>? slices,
+        Func<string, IArchiveFormat?>? detect = null)
     {
         if (slices is not null && slices.TryGetValue(route, out var slice))
             return new ArchiveRoute(route, slice.Source.Path, slice.Format, ArchivePatch.Empty, [], slice.Source);
         var path = GamePaths.Resolve(gameFolder, route);
         if (!GamePaths.FileExists(path))
             throw new FileNotFoundException($"{path}: no archive at route '{route}' in the game folder{GamePaths.DanglingLink(path)}", path);
-        var format = ArchiveFormats.Detect(path) ?? throw new ArchiveFormatException(path, 0, ArchiveFormats.NotKnown(path));
+        var format = (detect ?? ArchiveFormats.Detect)(path) ?? throw new ArchiveFormatException(path, 0, ArchiveFormats.NotKnown(path));
         return new ArchiveRoute(route, path, format, ArchivePatch.Empty, []);
     }
 

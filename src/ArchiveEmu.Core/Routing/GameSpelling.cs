@@ -5,7 +5,7 @@ namespace ArchiveEmu.Core.Routing;
 /// spelled exactly so, else the one that differs only in letter case, else the mod's own spelling (a new file or folder,
 /// spelled as the first mod that adds it). Letter case compares as Windows and NTFS do: ordinal, each UTF-16 unit made
 /// upper case by the invariant table (<see cref="StringComparer.OrdinalIgnoreCase"/>), so É/é and Ä/ä match but
-/// neither Unicode normalisation nor ß/SS does. One instance serves one <see cref="ModRouter.Resolve"/>: each game
+/// neither Unicode normalisation nor ß/SS does. One instance serves one <see cref="ModRouter.WalkMods"/>: each game
 /// folder is listed once, whatever the number of mod files that look it up.
 /// </summary>
 internal sealed class GameSpelling(string gameRoot, IEnumerable<string> sliceRoutes)

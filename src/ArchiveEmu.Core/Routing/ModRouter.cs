@@ -44,20 +44,35 @@ internal sealed partial class ModRouter
     /// </summary>
     internal IReadOnlyList<CodeInput> CodeInputs { get; init; } = [];
 
-    public RoutePlan Resolve()
+    /// <summary>The routes of the mod folders as they are now, with <see cref="CodeInputs"/> above them.</summary>
+    public RoutePlan Resolve() => Resolve(WalkMods());
+
+    /// <summary>Walks every mod folder in priority order: the layer <see cref="Resolve(ModLayer)"/> lays the code inputs over.</summary>
+    public ModLayer WalkMods()
     {
         var walk = new Walker(this);
         foreach (var mod in _mods)
             walk.Mod(mod);
-        foreach (var input in CodeInputs)
-            walk.Code(input);
+        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules }).ToArray();
+        return new ModLayer(walk.Archives, walk.Overrides.Values.ToArray(), overrideConflicts, walk.Warnings.ToArray(), walk.Decoded);
+    }
 
-        var overrides = walk.Overrides.Values.ToArray();
-        var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules }).ToList();
-        var routes = FollowingRoutes.Attach(walk.Archives.Values.Select(a => a.ToRoute()).ToArray(), overrides, overrideConflicts, walk.Warnings);
-        foreach (var (input, notAnArchive) in walk.FollowerInputs)
+    /// <summary>
+    /// The routes of <paramref name="mods"/> (walked by this router's <see cref="WalkMods"/> for the same mod folders and slices)
+    /// with <see cref="CodeInputs"/> above them, nested routes and followers attached; <paramref name="mods"/> is left as it was.
+    /// </summary>
+    public RoutePlan Resolve(ModLayer mods)
+    {
+        var code = new CodeLayer(this, mods);
+        foreach (var input in CodeInputs)
+            code.Add(input);
+
+        var warnings = mods.Warnings.ToList();
+        var overrideConflicts = mods.OverrideConflicts.ToList();
+        var routes = FollowingRoutes.Attach(code.Archives.Values.Select(a => a.ToRoute()).ToArray(), mods.Overrides, overrideConflicts, warnings);
+        foreach (var (input, notAnArchive) in code.FollowerInputs)
             routes = WithFollowerInput(routes, input, notAnArchive);
-        return new RoutePlan(_game, _mods, routes, overrides, routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), walk.Warnings);
+        return new RoutePlan(_game, _mods, routes, mods.Overrides, routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), warnings);
     }
 
     /// <summary>
@@ -74,12 +89,14 @@ internal sealed partial class ModRouter
         return routes;
     }
 
-    /// <summary>One <see cref="Resolve"/>: the mods walked in order, each path spelled as the game spells it (<see cref="GameSpelling"/>).</summary>
+    /// <summary>One <see cref="WalkMods"/>: the mods walked in order, each path spelled as the game spells it (<see cref="GameSpelling"/>).</summary>
     private sealed partial class Walker(ModRouter router)
     {
         private readonly GameSpelling _spelling = new(router._game, router._slices.Keys);
         private readonly ArchiveLookalike _lookalike = new(router._game);
         private readonly DecodedEntries _decoded = new(router.DecodeCacheFolder);
+
+        public DecodedEntries Decoded => _decoded;
         private readonly Dictionary<string, string> _modTargets = new(StringComparer.Ordinal); // this mod's whole files, by target
         private string _modRoot = "", _modName = "", _rule = ModRules.Mirror;
         private ReloadedModLayout? _layout;
@@ -155,29 +172,6 @@ internal sealed partial class ModRouter
             Overrides.Set(childRelative, new FileOverride(childRelative, Path.GetFullPath(path), _modName) { Rule = _rule }, _modName, _rule);
         }
 
-        /// <summary>Adds an input added in code to the archive at its route (a declared slice or a game file), above every mod.</summary>
-        public void Code(CodeInput input)
-        {
-            if (!Archives.TryGetValue(input.Route, out var changes))
-            {
-                ArchiveRoute at;
-                try
-                {
-                    at = GameArchives.At(router._game, input.Route, router._slices);
-                }
-                catch (ArchiveFormatException notAnArchive)
-                {
-                    FollowerInputs.Add((input, notAnArchive)); // perhaps a follower, known once followers are attached
-                    return;
-                }
-                Archives[input.Route] = changes = new ArchiveChanges(input.Route, at.GamePath, at.Format, _decoded, at.Slice);
-            }
-            changes.AddInput(input);
-        }
-
-        /// <summary>Inputs added in code for a game file that is no archive on its own, each with why.</summary>
-        public List<(CodeInput Input, ArchiveFormatException NotAnArchive)> FollowerInputs { get; } = [];
-
         /// <summary>The changes to an archive stored inside another game file (a slice), created on first use.</summary>
         private ArchiveChanges SliceArchive(string relative, (ArchiveSource Source, IArchiveFormat Format) slice) =>
             ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, _decoded, slice.Source));
@@ -187,6 +181,43 @@ internal sealed partial class ModRouter
             if (!Archives.TryGetValue(relative, out var changes))
                 Archives[relative] = changes = create();
             return changes;
+        }
+    }
+
+    /// <summary>
+    /// One resolve's inputs added in code over a walked <see cref="ModLayer"/>: an archive the mods change is copied before its first
+    /// input (the layer stays as walked), an archive no mod changes is found at its route (a declared slice or a game file).
+    /// </summary>
+    private sealed class CodeLayer(ModRouter router, ModLayer mods)
+    {
+        private readonly HashSet<string> _copied = new(StringComparer.Ordinal);
+
+        public Dictionary<string, ArchiveChanges> Archives { get; } = new(mods.Archives, StringComparer.Ordinal);
+
+        /// <summary>Inputs added in code for a game file that is no archive on its own, each with why.</summary>
+        public List<(CodeInput Input, ArchiveFormatException NotAnArchive)> FollowerInputs { get; } = [];
+
+        /// <summary>Adds an input added in code to the archive at its route (a declared slice or a game file), above every mod.</summary>
+        public void Add(CodeInput input)
+        {
+            if (!Archives.TryGetValue(input.Route, out var changes))
+            {
+                ArchiveRoute at;
+                try
+                {
+                    at = GameArchives.At(router._game, input.Route, router._slices, router._detect);
+                }
+                catch (ArchiveFormatException notAnArchive)
+                {
+                    FollowerInputs.Add((input, notAnArchive)); // perhaps a follower, known once followers are attached
+                    return;
+                }
+                Archives[input.Route] = changes = new ArchiveChanges(input.Route, at.GamePath, at.Format, mods.Decoded, at.Slice);
+                _copied.Add(input.Route);
+            }
+            else if (_copied.Add(input.Route))
+                Archives[input.Route] = changes = changes.Copy();
+            changes.AddInput(input);
         }
     }
 

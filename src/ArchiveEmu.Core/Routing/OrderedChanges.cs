@@ -34,6 +34,16 @@ internal sealed class OrderedChanges<TKey, TValue>(IEqualityComparer<TKey> compa
         _items[at] = (k, value, mods, rules);
     }
 
+    /// <summary>A copy that later <see cref="Set"/> calls change without touching this one (values themselves are shared).</summary>
+    public OrderedChanges<TKey, TValue> Copy()
+    {
+        var copy = new OrderedChanges<TKey, TValue>(comparer);
+        foreach (var (key, at) in _positions)
+            copy._positions[key] = at;
+        copy._items.AddRange(_items.Select(i => (i.Key, i.Value, i.Mods.ToList(), i.Rules.ToList())));
+        return copy;
+    }
+
     public bool TryGetValue(TKey key, out TValue value)
     {
         bool found = _positions.TryGetValue(key, out int at);

@@ -31,7 +31,7 @@ internal sealed class EmulatedGame
     }
 
     /// <summary>The same game with its mods resolved again as they are now (after a mod changed), keeping the cache and options.</summary>
-    public EmulatedGame Reload() => new(Setup, Setup.ResolveRoutes(), _compression);
+    public EmulatedGame Reload() => new(Setup, Setup.ResolveRoutes(walkAgain: true), _compression);
 
     /// <summary>What this game was opened from; <see cref="Reload"/> opens it again.</summary>
     public GameSetup Setup { get; }

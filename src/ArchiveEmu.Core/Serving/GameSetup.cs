@@ -47,10 +47,31 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     /// </summary>
     internal IReadOnlyList<CodeInput> CodeInputs { get; init; } = [];
 
-    /// <summary>The routes of this setup's mods and code inputs as they are now; the one place a game's routes are resolved.</summary>
-    internal RoutePlan ResolveRoutes() =>
-        new ModRouter(GameFolder, ModFolders, slices: ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs }.Resolve();
+    /// <summary>
+    /// The mod folders already walked for this setup's <see cref="ModFolders"/> and <see cref="ArchiveSlices"/> (<see cref="WalkMods"/>),
+    /// which a front keeps while only code inputs change; null walks them at <see cref="ResolveRoutes"/>.
+    /// </summary>
+    internal ModLayer? WalkedMods { get; init; }
+
+    /// <summary>Finds a game file's format; null detects it each time (a front keeps them: <see cref="DetectedFormats"/>).</summary>
+    internal Func<string, IArchiveFormat?>? Detect { get; init; }
+
+    /// <summary>
+    /// The routes of this setup's mods and code inputs as they are now; the one place a game's routes are resolved. The mod folders
+    /// are walked unless <see cref="WalkedMods"/> holds them, or always with <paramref name="walkAgain"/> (a mod changed on disk).
+    /// </summary>
+    internal RoutePlan ResolveRoutes(bool walkAgain = false)
+    {
+        var router = Router();
+        return router.Resolve(!walkAgain && WalkedMods is { } walked ? walked : router.WalkMods());
+    }
+
+    /// <summary>Walks this setup's mod folders as they are now, for <see cref="WalkedMods"/>.</summary>
+    internal ModLayer WalkMods() => Router().WalkMods();
 
     /// <summary>The archive at <paramref name="route"/> as the game ships it: a declared slice or a game file (<see cref="GameArchives.At"/>).</summary>
-    internal ArchiveRoute ArchiveAt(string route) => GameArchives.At(GameFolder, route, ArchiveSlices);
+    internal ArchiveRoute ArchiveAt(string route) => GameArchives.At(GameFolder, route, ArchiveSlices, Detect);
+
+    private ModRouter Router() =>
+        new(GameFolder, ModFolders, Detect, ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs };
 }

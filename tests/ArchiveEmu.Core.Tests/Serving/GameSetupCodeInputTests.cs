@@ -57,6 +57,21 @@ public sealed class GameSetupCodeInputTests
     }
 
     [Test]
+    public void AWalkedModLayer_IsReusedByEveryResolve_AndLeftAsWalkedByTheCodeInputsLaidOverIt()
+    {
+        var setup = Setup(["a", "b"]);
+        var walked = setup.WalkMods();
+
+        var withInput = EmulatedGame.Open(setup with { WalkedMods = walked, CodeInputs = [Bytes(Afs, EntryKey.ByIndex(2), TestData.Random(53, 64))] });
+        var without = EmulatedGame.Open(setup with { WalkedMods = walked });
+
+        Assert.That(Entry(withInput, 2), Is.EqualTo(TestData.Random(53, 64)));
+        Assert.That(withInput.Plan.Conflicts.Single().Mods, Is.EqualTo(new[] { "a", "b", "loader" }));
+        Assert.That(Entry(without, 2), Is.EqualTo(TestData.Random(21, 700)));
+        Assert.That(without.Plan.Conflicts.Single().Mods, Is.EqualTo(new[] { "a", "b" }));
+    }
+
+    [Test]
     public void ACodeInput_ForAnEntryModsChangeInside_WinsTheEntryWhole_AsAConflict()
     {
         Directory.CreateDirectory(_dir["tar"]);

@@ -206,17 +206,10 @@ public sealed partial class ArchiveEmulator : IDisposable
         _built.Clear();
     }
 
+    private EmulatedGame Game() => _game ??= EmulatedGame.Open(Walked(Setup()));
+
     // The mod folders are walked only when they (or the slices) changed or a route was invalidated: a code input changes no walk.
-    private EmulatedGame Game()
-    {
-        if (_game is null)
-        {
-            var setup = Setup();
-            _modLayer ??= setup.WalkMods();
-            _game = EmulatedGame.Open(setup with { WalkedMods = _modLayer });
-        }
-        return _game;
-    }
+    private GameSetup Walked(GameSetup setup) => setup with { WalkedMods = _modLayer ??= setup.WalkMods() };
 
     // The game as the mod folders, declared slices and inputs added in code describe it now.
     private GameSetup Setup() => _serving with
@@ -227,10 +220,10 @@ public sealed partial class ArchiveEmulator : IDisposable
         Detect = _formats.Detect,
     };
 
-    // The routes the mod folders touch (not only inputs added in code): adding or removing a mod folder changes these.
+    // The routes the mod folders touch, followers included: the walked mods resolved without the inputs added in code (no walk
+    // of its own). Adding or removing a mod folder changes these.
     private string[] RoutesOfMods() =>
-        Game().Plan.Archives.Where(a => a.Nested.Count > 0 || a.Conflicts.Count > 0 || a.Follows is not null
-            || a.Patch.Changes.Count > _inputs.Count(i => i.Route == a.RelativePath)).Select(a => a.RelativePath).ToArray();
+        Walked(Setup() with { CodeInputs = [] }).ResolveRoutes().Archives.Select(a => a.RelativePath).ToArray();
 
     private static string RouteName(string route)
     {

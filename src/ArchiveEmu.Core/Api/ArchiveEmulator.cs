@@ -2,6 +2,7 @@ using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
+using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core;
@@ -35,7 +36,7 @@ public sealed partial class ArchiveEmulator : IDisposable
     private long _nextId;
     private bool _disposed;
 
-    /// <summary>Serves <paramref name="gameFolder"/>; a missing folder is a <see cref="DirectoryNotFoundException"/> naming it.</summary>
+    /// <summary>Serves <paramref name="gameFolder"/>; a missing folder is a <see cref="DirectoryNotFoundException"/> naming it, an unknown <see cref="ArchiveEmulatorOptions.Language"/> an <see cref="ArgumentException"/>.</summary>
     public ArchiveEmulator(string gameFolder, ArchiveEmulatorOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(gameFolder);
@@ -47,6 +48,7 @@ public sealed partial class ArchiveEmulator : IDisposable
         {
             Cache = options.OpenCache(), VerifyContent = options.VerifyContent, Pool = options.Pool,
             Compression = options.Compression, CodecProbes = options.CodecProbes,
+            Language = GameLanguage.Choose(options.Language, $"{nameof(ArchiveEmulatorOptions)}.{nameof(ArchiveEmulatorOptions.Language)}", GameFolder, options.Warn),
         };
     }
 

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Host;
 
@@ -73,6 +74,12 @@ public sealed class MountOptions
     /// </summary>
     public bool IgnoreCase { get; set; }
 
+    /// <summary>
+    /// The game's language, a Localisation Framework id (en, ja, zh-Hans…): which FEmulator/L10N/&lt;id&gt;/ folders apply;
+    /// empty: the language Steam records for the game, else en.
+    /// </summary>
+    public string? Language { get; set; }
+
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;
 
@@ -109,6 +116,8 @@ public sealed class MountOptions
         foreach (var (name, value) in new[] { (nameof(Merge), Merge), (nameof(Compression), Compression), (nameof(Fuse), Fuse) })
             if (!Words[name].Contains(value, StringComparer.Ordinal))
                 problems.Add(SettingValues.Takes(name, Words[name], value));
+        if (!string.IsNullOrWhiteSpace(Language) && LanguageIds.Canonical(Language) is null)
+            problems.Add(LanguageIds.Unknown(Language, $"{Section}:{nameof(Language)}"));
         if (NoCache && Policy == MergePolicy.Always)
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
         if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)

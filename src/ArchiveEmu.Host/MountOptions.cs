@@ -80,6 +80,9 @@ public sealed class MountOptions
     /// </summary>
     public string? Language { get; set; }
 
+    /// <summary>The language the mount serves (<see cref="GameLanguage.Choose"/>): Steam's record is looked up from the game folder as named, never through the in-place handle.</summary>
+    internal LanguageChoice ChooseLanguage(Action<string> warn) => GameLanguage.Choose(Language, $"{Section}:{nameof(Language)}", Game!, warn);
+
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;
 

@@ -1,6 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
-using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
 using ArchiveEmu.Host.Mount;
@@ -30,9 +29,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
-        // Steam's record is looked up from the game folder as named, not through the in-place handle.
-        var language = GameLanguage.Choose(options.Language, $"{MountOptions.Section}:{nameof(MountOptions.Language)}", options.Game!,
-            message => logger.LogWarning("{Message}", message));
+        var language = options.ChooseLanguage(message => logger.LogWarning("{Message}", message));
         logger.LogInformation("language: {Language}", language);
         var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
         {

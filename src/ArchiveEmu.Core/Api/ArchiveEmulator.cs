@@ -55,6 +55,9 @@ public sealed partial class ArchiveEmulator : IDisposable
     /// <summary>Full path of the game folder.</summary>
     public string GameFolder { get; }
 
+    /// <summary>The language whose FEmulator/L10N folders apply, and where it came from (<see cref="ArchiveEmulatorOptions.Language"/>, Steam's record, or the default).</summary>
+    internal LanguageChoice Language => _serving.Language;
+
     /// <summary>The merged file cache, when <see cref="ArchiveEmulatorOptions.CacheFolder"/> was given.</summary>
     internal MergedFileCache? Cache => _serving.Cache;
 

@@ -86,6 +86,6 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     /// <summary>The archive at <paramref name="route"/> as the game ships it: a declared slice or a game file (<see cref="GameArchives.At"/>).</summary>
     internal ArchiveRoute ArchiveAt(string route) => GameArchives.At(GameFolder, route, ArchiveSlices, Detect);
 
-    private ModRouter Router() =>
+    internal ModRouter Router() =>
         new(GameFolder, ModFolders, Detect, ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs, Language = Language.Id };
 }

@@ -97,6 +97,12 @@ public sealed class MountOptions
         [nameof(Fuse)] = ["auto", "kernel", "libfuse"],
     };
 
+    /// <summary>The settings that take one of a few words in any letter case (empty: unset), and those words.</summary>
+    internal static readonly IReadOnlyDictionary<string, IReadOnlyList<string>> WordsAnyCase = new Dictionary<string, IReadOnlyList<string>>
+    {
+        [nameof(Language)] = LanguageIds.Known,
+    };
+
     // Validate has refused any other word before these are read.
     internal MergePolicy Policy => PolicyWords.MergePolicyOf(Merge) ?? MergePolicy.Auto;
 
@@ -120,7 +126,7 @@ public sealed class MountOptions
             if (!Words[name].Contains(value, StringComparer.Ordinal))
                 problems.Add(SettingValues.Takes(name, Words[name], value));
         if (!string.IsNullOrWhiteSpace(Language) && LanguageIds.Canonical(Language) is null)
-            problems.Add(LanguageIds.Unknown(Language, $"{Section}:{nameof(Language)}"));
+            problems.Add(SettingValues.Takes(nameof(Language), LanguageIds.Known, Language));
         if (NoCache && Policy == MergePolicy.Always)
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
         if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)

@@ -127,7 +127,17 @@ public sealed class MountOptionsTests
         var options = new MountOptions { Game = Path.GetTempPath(), MountPoint = "/mnt/x", Language = "klingon" };
         Assert.That(options.Validate(), Is.EqualTo(new[]
         {
-            "ArchiveEmu:Language: 'klingon' is no language the Localisation Framework knows; give one of en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant, zh-Hans",
+            "Language takes en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant or zh-Hans, not 'klingon'",
         }));
+    }
+
+    [TestCase("klingon", "ArchiveEmu:Language takes en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant or zh-Hans, not 'klingon'")]
+    [TestCase("ZH-hans", null)]
+    [TestCase("", null)]
+    public void SettingValues_TheLanguage_IsAnIdInAnyCaseOrEmpty(string value, string? problem)
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(new Dictionary<string, string?> { ["ArchiveEmu:Language"] = value }).Build();
+        Assert.That(SettingValues.Problem(configuration), Is.EqualTo(problem));
     }
 }

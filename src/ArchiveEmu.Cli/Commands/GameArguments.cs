@@ -28,12 +28,7 @@ internal sealed class GameArguments
 
     public Option<bool> VerifyContent { get; } = new("--verify-content") { Description = "Key the cache on a hash of every input, not only sizes and times" };
 
-    public Option<string> Language { get; } = new("--language")
-    {
-        Description = $"The game's language, whose FEmulator/L10N/LANG folders apply: {string.Join(", ", LanguageIds.Known)} "
-            + "(default: the language Steam records for the game, else en)",
-        HelpName = "LANG",
-    };
+    public Option<string> Language { get; } = LanguageOption();
 
     /// <summary>Adds the options (<c>--verify-content</c> only where the cache keys are computed here) and the rule that
     /// <c>--cache</c> and <c>--no-cache</c> exclude each other.</summary>
@@ -47,8 +42,6 @@ internal sealed class GameArguments
             command.Options.Add(VerifyContent);
         command.Options.Add(Language);
         command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
-        command.Validate(result => result.GetValue(Language) is { } language && LanguageIds.Canonical(language) is null
-            ? LanguageIds.Unknown(language, "--language") : null);
         command.Validate(result => result.GetValue(Game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(Mods) ?? []) : null);
         return command;
     }
@@ -93,6 +86,15 @@ internal sealed class GameArguments
                 return Path.GetRelativePath(root, path).Replace(Path.DirectorySeparatorChar, '/');
         throw new IOException($"{archive}: not inside the game folder {Path.GetFullPath(gameFolder)}; "
             + "give a file of the game, relative to it (such as data/textures.afs) or inside it");
+    }
+
+    /// <summary><c>--language LANG</c>: a Localisation Framework id in any case, parsed to its spelling (<c>zh-hans</c> → <c>zh-Hans</c>).</summary>
+    private static Option<string> LanguageOption()
+    {
+        var option = CliOptions.Word("--language", "The game's language, whose FEmulator/L10N/LANG folders apply, any case "
+            + "(default: the language Steam records for the game, else en)", [.. LanguageIds.Known], ignoreCase: true);
+        option.HelpName = "LANG";
+        return option;
     }
 
     /// <summary>

@@ -11,7 +11,7 @@ public sealed class LanguageOptionTests
 {
     private static readonly string Game = CliRun.Fixture("game");
     private static readonly string Hd = CliRun.Fixture("mods/hd-textures");
-    private const string Ids = "en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant, zh-Hans";
+    private const string Ids = "en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant or zh-Hans";
     private TempDirectory _dir = null!;
 
     [SetUp]
@@ -80,7 +80,7 @@ public sealed class LanguageOptionTests
         var result = CliRun.Run([command, "--game", Game, "--mod", Hd, "--language", "klingon", .. tail]);
         Assert.That(result.ExitCode, Is.EqualTo(2), result.ToString());
         Assert.That(result.Error.Split('\n')[0],
-            Is.EqualTo($"archiveemu {command}: --language: 'klingon' is no language the Localisation Framework knows; give one of {Ids}"));
+            Is.EqualTo($"archiveemu {command}: --language takes {Ids}, not 'klingon'"));
         Assert.That(Directory.Exists(_dir["mnt"]), Is.False, "nothing prepared at the mount point");
     }
 

@@ -33,13 +33,13 @@ internal static class LanguageIds
     public static IReadOnlyList<string> Known { get; } = Table.Select(t => t.Id).ToArray();
 
     /// <summary>The framework's spelling of <paramref name="id"/> (ids compare ignoring case: <c>zh-hans</c> is <c>zh-Hans</c>), or null when unknown.</summary>
-    public static string? Canonical(string id) => Known.FirstOrDefault(k => k.Equals(id.Trim(), StringComparison.OrdinalIgnoreCase));
+    public static string? Canonical(string id) => Known.FirstOrDefault(k => k.Equals(id, StringComparison.OrdinalIgnoreCase));
 
     /// <summary>The id of a language as Steam names it (<c>spanish</c>, <c>koreana</c>, <c>schinese</c>), or null for one the framework has no id for.</summary>
     public static string? FromSteam(string steamName) =>
         Table.FirstOrDefault(t => t.SteamNames.Contains(steamName.Trim(), StringComparer.OrdinalIgnoreCase)).Id;
 
-    /// <summary>The one line an unknown id gets: what was given, where, and every id there is.</summary>
+    /// <summary>The one line an unknown id gets, in the shape of every wrong word (the CLI's <c>CliOptions.Takes</c>): where, every id, what was given.</summary>
     public static string Unknown(string given, string where) =>
-        $"{where}: '{given}' is no language the Localisation Framework knows; give one of {string.Join(", ", Known)}";
+        $"{where} takes {string.Join(", ", Known.Take(Known.Count - 1))} or {Known[^1]}, not '{given}'";
 }

@@ -47,5 +47,5 @@ public sealed class LanguageIdsTests
     [Test]
     public void Unknown_NamesWhatWasGivenWhereAndEveryId() =>
         Assert.That(LanguageIds.Unknown("klingon", "--language"), Is.EqualTo(
-            "--language: 'klingon' is no language the Localisation Framework knows; give one of en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant, zh-Hans"));
+            "--language takes en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant or zh-Hans, not 'klingon'"));
 }

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Host;
 
@@ -73,6 +74,15 @@ public sealed class MountOptions
     /// </summary>
     public bool IgnoreCase { get; set; }
 
+    /// <summary>
+    /// The game's language, a Localisation Framework id (en, ja, zh-Hans…): which FEmulator/L10N/&lt;id&gt;/ folders apply;
+    /// empty: the language Steam records for the game, else en.
+    /// </summary>
+    public string? Language { get; set; }
+
+    /// <summary>The language the mount serves (<see cref="GameLanguage.Choose"/>): Steam's record is looked up from the game folder as named, never through the in-place handle.</summary>
+    internal LanguageChoice ChooseLanguage(Action<string> warn) => GameLanguage.Choose(Language, $"{Section}:{nameof(Language)}", Game!, warn);
+
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;
 
@@ -85,6 +95,12 @@ public sealed class MountOptions
         [nameof(Merge)] = PolicyWords.MergePolicies,
         [nameof(Compression)] = PolicyWords.Compressions,
         [nameof(Fuse)] = ["auto", "kernel", "libfuse"],
+    };
+
+    /// <summary>The settings that take one of a few words in any letter case (empty: unset), and those words.</summary>
+    internal static readonly IReadOnlyDictionary<string, IReadOnlyList<string>> WordsAnyCase = new Dictionary<string, IReadOnlyList<string>>
+    {
+        [nameof(Language)] = LanguageIds.Known,
     };
 
     // Validate has refused any other word before these are read.
@@ -109,6 +125,8 @@ public sealed class MountOptions
         foreach (var (name, value) in new[] { (nameof(Merge), Merge), (nameof(Compression), Compression), (nameof(Fuse), Fuse) })
             if (!Words[name].Contains(value, StringComparer.Ordinal))
                 problems.Add(SettingValues.Takes(name, Words[name], value));
+        if (!string.IsNullOrWhiteSpace(Language) && LanguageIds.Canonical(Language) is null)
+            problems.Add(SettingValues.Takes(nameof(Language), LanguageIds.Known, Language));
         if (NoCache && Policy == MergePolicy.Always)
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
         if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)

@@ -29,7 +29,12 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
-        var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods) { Cache = cache, Pool = pool, Compression = options.CompressionChoice });
+        var language = options.ChooseLanguage(message => logger.LogWarning("{Message}", message));
+        logger.LogInformation("language: {Language}", language);
+        var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
+        {
+            Cache = cache, Pool = pool, Compression = options.CompressionChoice, Language = language,
+        });
         var plan = game.Plan;
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);

@@ -24,6 +24,8 @@ internal static class SettingValues
             string key = $"{MountOptions.Section}:{property.Name}";
             if (MountOptions.Words.TryGetValue(property.Name, out var words) && !words.Contains(value, StringComparer.Ordinal))
                 return Takes(key, words, value);
+            if (MountOptions.WordsAnyCase.TryGetValue(property.Name, out var anyCase) && !string.IsNullOrWhiteSpace(value) && !anyCase.Contains(value, StringComparer.OrdinalIgnoreCase))
+                return Takes(key, anyCase, value);
             if (property.PropertyType == typeof(bool) && !bool.TryParse(value, out _))
                 return $"{key} takes true or false, not '{value}'";
             if ((property.PropertyType == typeof(int) || property.PropertyType == typeof(uint))

@@ -99,4 +99,45 @@ public sealed class MountOptionsTests
     [TestCase("never", nameof(Core.MergedCache.MergePolicy.Never))]
     public void Policy_FollowsTheMergeSetting(string merge, string expected) =>
         Assert.That(new MountOptions { Merge = merge }.Policy, Is.EqualTo(Enum.Parse<Core.MergedCache.MergePolicy>(expected)));
+
+    [Test]
+    public void Language_TheHostSetting_IsBoundAndChoosesInTheFrameworksSpelling()
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(new Dictionary<string, string?> { ["ArchiveEmu:Game"] = Path.GetTempPath(), ["ArchiveEmu:Language"] = "ZH-hans" }).Build();
+        var options = configuration.GetSection(MountOptions.Section).Get<MountOptions>()!;
+        Assert.That((options.Language, options.ChooseLanguage(_ => { }).ToString()), Is.EqualTo(("ZH-hans", "zh-Hans (ArchiveEmu:Language)")));
+    }
+
+    [Test]
+    public void Language_Unset_IsSteamsRecordForTheGameFolder()
+    {
+        using var dir = new TestSupport.TempDirectory("host-language");
+        var game = Path.Combine(dir.Path, "steamapps", "common", "P5R");
+        Directory.CreateDirectory(game);
+        var manifest = dir.Write("steamapps/appmanifest_1687950.acf",
+            System.Text.Encoding.UTF8.GetBytes("\"AppState\" { \"installdir\" \"P5R\" \"UserConfig\" { \"language\" \"japanese\" } }"));
+        var options = new MountOptions { Game = game, MountPoint = "/mnt/x" };
+        Assert.That(options.ChooseLanguage(_ => { }).ToString(), Is.EqualTo($"ja (Steam: {manifest}, UserConfig language \"japanese\")"));
+    }
+
+    [Test]
+    public void Validate_AnUnknownLanguage_IsOneLineListingTheIds()
+    {
+        var options = new MountOptions { Game = Path.GetTempPath(), MountPoint = "/mnt/x", Language = "klingon" };
+        Assert.That(options.Validate(), Is.EqualTo(new[]
+        {
+            "Language takes en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant or zh-Hans, not 'klingon'",
+        }));
+    }
+
+    [TestCase("klingon", "ArchiveEmu:Language takes en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant or zh-Hans, not 'klingon'")]
+    [TestCase("ZH-hans", null)]
+    [TestCase("", null)]
+    public void SettingValues_TheLanguage_IsAnIdInAnyCaseOrEmpty(string value, string? problem)
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(new Dictionary<string, string?> { ["ArchiveEmu:Language"] = value }).Build();
+        Assert.That(SettingValues.Problem(configuration), Is.EqualTo(problem));
+    }
 }

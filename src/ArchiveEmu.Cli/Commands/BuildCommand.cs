@@ -28,7 +28,7 @@ internal sealed class BuildCommand : ICommand
 
     public string Name => "build";
     public string Usage => $"archiveemu build --game DIR --mod DIR [--mod DIR…] [--merge [{string.Join('|', PolicyWords.MergePolicies)}]] [--cache DIR | --no-cache] "
-        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--verify-content] [--max-archive-size N] [--max-injected-size N] [--json]";
+        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--verify-content] [--language LANG] [--max-archive-size N] [--max-injected-size N] [--json]";
 
     public Command Define(CliConsole console)
     {

@@ -28,6 +28,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
     {
         var plan = game.Plan;
         o.WriteLine($"routes resolved in {routeMs:F1} ms: {plan.Archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
+        o.WriteLine($"language: {game.Setup.Language}");
         if (game.Cache is { } cache)
             o.WriteLine($"cache {cache.Folder}; storage under the game folder: {storage.Describe()}");
         if (compression is not null)
@@ -89,6 +90,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             cache = game.Cache?.Folder,
             storage = new { device = storage.Device, rotational = storage.IsRotational },
             compression = compression is null ? null : new { codec = compression.Codec, reason = compression.Reason },
+            language = new { id = game.Setup.Language.Id, source = game.Setup.Language.Source },
             archives = archives.Select(r => new
             {
                 path = r.Route.RelativePath,

@@ -11,7 +11,7 @@ internal sealed class CatCommand : ICommand
     private readonly Option<bool> _force = new("--force") { Description = "Write -o even inside the game or a mod folder, or over a file it reads" };
 
     public string Name => "cat";
-    public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [-o FILE [--force]]";
+    public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--language LANG] ARCHIVE [-o FILE [--force]]";
 
     public Command Define(CliConsole console)
     {

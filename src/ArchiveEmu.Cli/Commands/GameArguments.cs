@@ -2,10 +2,11 @@ using System.CommandLine;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Cli.Commands;
 
-/// <summary>The <c>--game DIR --mod DIR… [--cache DIR | --no-cache] [--verify-content]</c> options the archive commands share.</summary>
+/// <summary>The <c>--game DIR --mod DIR… [--cache DIR | --no-cache] [--verify-content] [--language LANG]</c> options the archive commands share.</summary>
 internal sealed class GameArguments
 {
     public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR", Required = true };
@@ -27,6 +28,8 @@ internal sealed class GameArguments
 
     public Option<bool> VerifyContent { get; } = new("--verify-content") { Description = "Key the cache on a hash of every input, not only sizes and times" };
 
+    public Option<string> Language { get; } = LanguageOption();
+
     /// <summary>Adds the options (<c>--verify-content</c> only where the cache keys are computed here) and the rule that
     /// <c>--cache</c> and <c>--no-cache</c> exclude each other.</summary>
     public Command AddTo(Command command, bool verifyContent = true)
@@ -37,6 +40,7 @@ internal sealed class GameArguments
         command.Options.Add(NoCache);
         if (verifyContent)
             command.Options.Add(VerifyContent);
+        command.Options.Add(Language);
         command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
         command.Validate(result => result.GetValue(Game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(Mods) ?? []) : null);
         return command;
@@ -55,8 +59,10 @@ internal sealed class GameArguments
         var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
         odd.ForEach(warn);
         var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console);
-        var game = EmulatedGame.Open(new GameSetup(parse.GetRequiredValue(Game), mods)
+        var gameFolder = parse.GetRequiredValue(Game);
+        var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
         {
+            Language = GameLanguage.Choose(parse.GetValue(Language), "--language", gameFolder, warn),
             Cache = cache,
             VerifyContent = parse.GetValue(VerifyContent),
             Warn = warn,
@@ -80,6 +86,15 @@ internal sealed class GameArguments
                 return Path.GetRelativePath(root, path).Replace(Path.DirectorySeparatorChar, '/');
         throw new IOException($"{archive}: not inside the game folder {Path.GetFullPath(gameFolder)}; "
             + "give a file of the game, relative to it (such as data/textures.afs) or inside it");
+    }
+
+    /// <summary><c>--language LANG</c>: a Localisation Framework id in any case, parsed to its spelling (<c>zh-hans</c> → <c>zh-Hans</c>).</summary>
+    private static Option<string> LanguageOption()
+    {
+        var option = CliOptions.Word("--language", "The game's language, whose FEmulator/L10N/LANG folders apply, any case "
+            + "(default: the language Steam records for the game, else en)", [.. LanguageIds.Known], ignoreCase: true);
+        option.HelpName = "LANG";
+        return option;
     }
 
     /// <summary>

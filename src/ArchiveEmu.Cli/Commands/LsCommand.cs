@@ -13,7 +13,7 @@ internal sealed class LsCommand : ICommand
     private readonly Option<bool> _json = new("--json") { Description = "Write the listing as JSON on stdout" };
 
     public string Name => "ls";
-    public string Usage => "archiveemu ls --game DIR [--mod DIR…] [--cache DIR | --no-cache] ARCHIVE [--json]";
+    public string Usage => "archiveemu ls --game DIR [--mod DIR…] [--cache DIR | --no-cache] [--language LANG] ARCHIVE [--json]";
 
     public Command Define(CliConsole console)
     {

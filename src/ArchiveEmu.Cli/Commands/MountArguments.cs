@@ -24,7 +24,7 @@ internal sealed class MountArguments
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
     public static readonly string Usage = $"--game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
-        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
+        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--language LANG] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
     public Option<string> Game => _game.Game;
 
@@ -63,6 +63,8 @@ internal sealed class MountArguments
             hostArgs.Add($"--ArchiveEmu:Merge={policy}");
         if (parse.GetValue(_compress) is { } compression)
             hostArgs.Add($"--ArchiveEmu:Compression={compression}");
+        if (parse.GetValue(_game.Language) is { } language)
+            hostArgs.Add($"--ArchiveEmu:Language={language}");
         if (parse.GetValue(_ignoreCase))
             hostArgs.Add("--ArchiveEmu:IgnoreCase=true");
         if (parse.GetValue(_logLevel) is { } level)

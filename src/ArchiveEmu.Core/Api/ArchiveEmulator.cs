@@ -2,6 +2,7 @@ using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
+using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core;
@@ -35,7 +36,7 @@ public sealed partial class ArchiveEmulator : IDisposable
     private long _nextId;
     private bool _disposed;
 
-    /// <summary>Serves <paramref name="gameFolder"/>; a missing folder is a <see cref="DirectoryNotFoundException"/> naming it.</summary>
+    /// <summary>Serves <paramref name="gameFolder"/>; a missing folder is a <see cref="DirectoryNotFoundException"/> naming it, an unknown <see cref="ArchiveEmulatorOptions.Language"/> an <see cref="ArgumentException"/>.</summary>
     public ArchiveEmulator(string gameFolder, ArchiveEmulatorOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(gameFolder);
@@ -47,11 +48,15 @@ public sealed partial class ArchiveEmulator : IDisposable
         {
             Cache = options.OpenCache(), VerifyContent = options.VerifyContent, Pool = options.Pool,
             Compression = options.Compression, CodecProbes = options.CodecProbes,
+            Language = GameLanguage.Choose(options.Language, $"{nameof(ArchiveEmulatorOptions)}.{nameof(ArchiveEmulatorOptions.Language)}", GameFolder, options.Warn),
         };
     }
 
     /// <summary>Full path of the game folder.</summary>
     public string GameFolder { get; }
+
+    /// <summary>The language whose FEmulator/L10N folders apply, and where it came from (<see cref="ArchiveEmulatorOptions.Language"/>, Steam's record, or the default).</summary>
+    internal LanguageChoice Language => _serving.Language;
 
     /// <summary>The merged file cache, when <see cref="ArchiveEmulatorOptions.CacheFolder"/> was given.</summary>
     internal MergedFileCache? Cache => _serving.Cache;

@@ -12,7 +12,7 @@ public sealed record ArchiveEmulatorOptions
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
     public bool VerifyContent { get; init; }
 
-    /// <summary>Called with each cache warning (a damaged entry dropped, served by emulation instead).</summary>
+    /// <summary>Called with each warning: a damaged cache entry dropped (served by emulation instead), a Steam manifest that cannot be read.</summary>
     public Action<string>? Warn { get; init; }
 
     /// <summary>The pool of open handles virtual files read through; null uses <see cref="FileHandlePool.Shared"/>.</summary>
@@ -20,6 +20,13 @@ public sealed record ArchiveEmulatorOptions
 
     /// <summary>How <see cref="ArchiveEmulator.Merge(string)"/> stores merged bytes: auto (the default) measures the cache device against LZ4.</summary>
     public CompressionChoice Compression { get; init; } = CompressionChoice.Auto;
+
+    /// <summary>
+    /// The game's language, a Localisation Framework id (<c>en</c>, <c>ja</c>, <c>zh-Hans</c>, any letter case): which
+    /// <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply. Null: the language Steam records for the game, else <c>en</c>;
+    /// an unknown id is an <see cref="ArgumentException"/> from the <see cref="ArchiveEmulator"/> constructor.
+    /// </summary>
+    public string? Language { get; init; }
 
     /// <summary>What auto measures with; null measures this machine (tests give fixed figures).</summary>
     internal CodecProbes? CodecProbes { get; init; }

@@ -44,6 +44,9 @@ internal sealed partial class ModRouter
     /// </summary>
     internal IReadOnlyList<CodeInput> CodeInputs { get; init; } = [];
 
+    /// <summary>The game's language, a Localisation Framework id: which <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply.</summary>
+    public string Language { get; init; } = "en";
+
     /// <summary>The routes of the mod folders as they are now, with <see cref="CodeInputs"/> above them.</summary>
     public RoutePlan Resolve() => Resolve(WalkMods());
 

@@ -1,6 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Serving;
@@ -53,6 +54,19 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     /// </summary>
     internal ModLayer? WalkedMods { get; init; }
 
+    /// <summary>
+    /// The language whose <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply and where it came from (<see cref="GameLanguage.Choose"/>);
+    /// unset: the one Steam records for <see cref="GameFolder"/>, else en. A front that has a setting, or reaches the game
+    /// folder through a handle (the host in place), chooses it itself.
+    /// </summary>
+    public LanguageChoice Language
+    {
+        get => _language ??= GameLanguage.FromSteam(GameFolder, Warn);
+        init => _language = value;
+    }
+
+    private LanguageChoice? _language;
+
     /// <summary>Finds a game file's format; null detects it each time (a front keeps them: <see cref="DetectedFormats"/>).</summary>
     internal Func<string, IArchiveFormat?>? Detect { get; init; }
 
@@ -72,6 +86,6 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     /// <summary>The archive at <paramref name="route"/> as the game ships it: a declared slice or a game file (<see cref="GameArchives.At"/>).</summary>
     internal ArchiveRoute ArchiveAt(string route) => GameArchives.At(GameFolder, route, ArchiveSlices, Detect);
 
-    private ModRouter Router() =>
-        new(GameFolder, ModFolders, Detect, ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs };
+    internal ModRouter Router() =>
+        new(GameFolder, ModFolders, Detect, ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs, Language = Language.Id };
 }

@@ -40,6 +40,8 @@ public sealed class MountSettingsTests
     [TestCase("ARCHIVEEMU_ArchiveEmu__Passthrough", "maybe", "archiveemu-host: ArchiveEmu:Passthrough takes true or false, not 'maybe'")]
     [TestCase("ARCHIVEEMU_ArchiveEmu__IgnoreCase", "yes", "archiveemu-host: ArchiveEmu:IgnoreCase takes true or false, not 'yes'")]
     [TestCase("ARCHIVEEMU_ArchiveEmu__Fuse", "fast", "archiveemu-host: ArchiveEmu:Fuse takes auto, kernel or libfuse, not 'fast'")]
+    [TestCase("ARCHIVEEMU_ArchiveEmu__Language", "klingon",
+        "archiveemu-host: ArchiveEmu:Language takes en, de, es, fr, it, ja, ko, pl, pt, ru, tr, zh-Hant or zh-Hans, not 'klingon'")]
     public void Mount_AMalformedHostSettingFromTheEnvironment_IsAUsageErrorBeforeMounting(string variable, string value, string line)
     {
         var error = new StringWriter();

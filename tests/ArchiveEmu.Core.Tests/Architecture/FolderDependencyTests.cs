@@ -14,6 +14,7 @@ public sealed partial class FolderDependencyTests
         ["Formats"] = ["VirtualFiles", "Interop"],
         ["Routing"] = ["Formats", "VirtualFiles", "Interop"],
         ["MergedCache"] = ["Formats", "VirtualFiles", "Interop"],
+        ["Tables"] = ["Formats", "VirtualFiles", "Interop"],
         ["Serving"] = ["Routing", "MergedCache", "Formats", "VirtualFiles", "Interop"],
         ["Api"] = ["Serving", "Routing", "MergedCache", "Formats", "VirtualFiles", "Interop"],
     };

@@ -1,0 +1,69 @@
+namespace ArchiveEmu.Core.Tables;
+
+/// <summary>
+/// The tables Persona Essentials merges, per game, with the field layout of every segment: our transcription of the
+/// resolvers in Essentials' Persona.Merger.Common/Patching/Tbl/FieldResolvers and the file list in
+/// p5rpc.modloader/Merging/Tbl (docs/TABLES.md gives each layout's source and where we read past a resolver's slip).
+/// </summary>
+internal static class TableCatalog
+{
+    private static readonly FieldLayout Bytes = FieldLayout.Bytes, U16 = FieldLayout.U16, U32 = FieldLayout.U32;
+    private static FieldLayout L(string widths) => FieldLayout.Parse(widths);
+
+    private static MergeableTable Tbl(string path, params FieldLayout[] segments) => new(path, TableShape.Segmented, segments);
+    private static MergeableTable Flat(string path, int width) => new(path, TableShape.Flat, [FieldLayout.OfWidth(width)]);
+
+    private static readonly MergeableTable[] P5R =
+    [
+        // Segment order and count: P5RTblPatcher.GeneratePatch and P5RTblSegmentFinder.GetSegmentCount.
+        Tbl("BATTLE/TABLE/SKILL.TBL", Bytes, Bytes, U32, L("2x2 4x14")),
+        Tbl("BATTLE/TABLE/ELSAI.TBL", L("2x2 4x10"), L("4x5 (4x2 1x24)x9 2x6")),
+        Tbl("BATTLE/TABLE/ITEM.TBL",
+            L("4 2x5 1x6 2x10 1x2 2x11"),   // accessories, 64-byte records
+            L("4 2x8 1x6 2x10 1x2"),        // armour, 48
+            L("4 2x10 1x2 2x11"),           // consumables, 48
+            L("4 2x4"),                     // key items, 12
+            L("4 2x8 1x2 2x11"),            // materials, 44
+            L("4 2x8 1x6 2x9 1x2 2"),       // melee weapons, 48
+            L("4 2x14"),                    // outfits, 32
+            L("4 2x10"),                    // skill cards, 24
+            L("4 2x10 1x6 2x7 1x2 2x43"),   // ranged weapons, 132
+            Bytes),                         // footer
+        Tbl("BATTLE/TABLE/EXIST.TBL", U16),
+        Tbl("BATTLE/TABLE/PLAYER.TBL", U32, U16, U16, U16, U32, Bytes),
+        Tbl("BATTLE/TABLE/ENCOUNT.TBL", L("1x2 2x13 1x2 2 1x4 2 1x4 2"), Bytes, Bytes),
+        Tbl("BATTLE/TABLE/PERSONA.TBL", Bytes, L("1x12 (2 1 1)x14 2"), U32, L("2 1x2 (1 1 2)x32 1x490")),
+        Tbl("BATTLE/TABLE/AICALC.TBL", Bytes, U32, U32, U32, U32, Bytes, U32),
+        Tbl("BATTLE/TABLE/VISUAL.TBL", L("4x26 2x4 4x4 2x36"), Bytes, U16, Bytes, U32, Bytes),
+        Tbl("BATTLE/TABLE/UNIT.TBL", L("2 1x4 2 1x14 2x12 1x18 2x2"), U16, U16, Bytes, U16, Bytes),
+        new("BATTLE/TABLE/NAME.TBL", TableShape.NameTable, []),
+        Flat("CALENDAR/CLDWEATHER.BIN", 1),
+        Flat("RESOURCE/RESRCNPCEXIST.BIN", 1),
+        Flat("EVENT/EVTDATEOFFTABLE.BIN", 2),
+        Flat("EVENT/EVTDATETABLE.BIN", 2),
+        Flat("EVENT/EVTDDDECOTABLE.BIN", 2),
+        Flat("EVENT/EVTFADEOUTTABLE.BIN", 2),
+        Flat("INIT/PMCHATINVITE365TBL.DAT", 2),
+        Flat("RESOURCE/RESRCNPCTBL.BIN", 2),
+        Flat("INIT/SHDPERSONA.PDD", 4),
+        Flat("INIT/SHDPERSONAENEMY.PDD", 4),
+    ];
+
+    /// <summary>Every table merged for <paramref name="game"/> (P4G and P3P: none yet, see docs/TABLES.md).</summary>
+    public static IReadOnlyList<MergeableTable> For(PersonaGame game) => game == PersonaGame.P5R ? P5R : [];
+
+    /// <summary>
+    /// The mergeable table at <paramref name="entryPath"/> (its path inside its archive, '/' or '\' separated, compared
+    /// ignoring case), or null when <paramref name="game"/> merges no table there.
+    /// </summary>
+    public static MergeableTable? Find(PersonaGame game, string entryPath)
+    {
+        var path = entryPath.Replace('\\', '/').TrimStart('/');
+        foreach (var table in For(game))
+        {
+            if (string.Equals(table.Path, path, StringComparison.OrdinalIgnoreCase))
+                return table;
+        }
+        return null;
+    }
+}

@@ -23,7 +23,7 @@ internal static class PersonaGames
     {
         if (!Directory.Exists(gameFolder))
             return null;
-        foreach (var file in Directory.EnumerateFiles(gameFolder, "*.exe"))
+        foreach (var file in Directory.EnumerateFiles(gameFolder, "*.exe", new EnumerationOptions { MatchCasing = MatchCasing.CaseInsensitive }))
         {
             var name = Path.GetFileName(file);
             foreach (var (exe, game) in Executables)

@@ -65,8 +65,8 @@ internal sealed class FieldLayout
         var widths = ParseGroup(text, ref at);
         if (at != text.Length)
             throw new FormatException($"Field layout \"{text}\": unexpected '{text[at]}' at {at}.");
-        if (widths.Count == 0 || widths.Any(w => w is < 1 or > 8))
-            throw new FormatException($"Field layout \"{text}\": widths must be 1 to 8 bytes, and there must be one.");
+        if (widths.Count == 0 || widths.Any(w => w is < 1 or > byte.MaxValue))
+            throw new FormatException($"Field layout \"{text}\": widths must be 1 to 255 bytes, and there must be one.");
         return new FieldLayout(widths.ToArray(), text);
     }
 

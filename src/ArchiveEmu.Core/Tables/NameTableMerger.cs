@@ -15,13 +15,13 @@ internal static class NameTableMerger
 
     public static MergedTable Merge(MergeableTable table, EntryInput original, IReadOnlyList<TableModFile> mods)
     {
-        var game = TryParse(original, out var error)
+        var game = TryParse(table, original, out var error)
             ?? throw new InvalidDataException($"{original}: the game's {table.Path} is not a name table: {error}");
         var notApplied = new List<string>();
         var parsed = new List<byte[]>[]?[mods.Count];
         for (int k = 0; k < mods.Count; k++)
         {
-            parsed[k] = TryParse(mods[k].File, out error);
+            parsed[k] = TryParse(table, mods[k].File, out error);
             if (parsed[k] is null)
                 notApplied.Add($"{mods[k].Mod}: {mods[k].File}: not applied: not a name table: {error}");
         }
@@ -98,9 +98,9 @@ internal static class NameTableMerger
     }
 
     /// <summary>The strings of each of the 19 pairs, each with its NUL; null with <paramref name="error"/> when the file is not a name table.</summary>
-    private static List<byte[]>[]? TryParse(EntryInput file, out string? error)
+    private static List<byte[]>[]? TryParse(MergeableTable table, EntryInput file, out string? error)
     {
-        var spans = TableContainer.TryRead(file, MergeableTable.NameTableSegments, out error);
+        var spans = TableContainer.TryRead(table, file, out error);
         if (spans is null)
             return null;
         var pairs = new List<byte[]>[Pairs];

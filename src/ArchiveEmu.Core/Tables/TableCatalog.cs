@@ -13,6 +13,12 @@ internal static class TableCatalog
     private static MergeableTable Tbl(string path, params FieldLayout[] segments) => new(path, TableShape.Segmented, segments);
     private static MergeableTable Flat(string path, int width) => new(path, TableShape.Flat, [FieldLayout.OfWidth(width)]);
 
+    // P4G and P3P: containers with little-endian lengths inside init_free.bin; null marks a segment Essentials merges no field of.
+    private static MergeableTable LeTbl(string path, params FieldLayout?[] segments) => new(path, TableShape.Segmented, segments) { LittleEndian = true };
+    private static FieldLayout?[] Repeat(FieldLayout? layout, int count) => Enumerable.Repeat(layout, count).ToArray();
+    private static Dictionary<string, int> Companions(params (string Name, int Segment)[] files) =>
+        files.ToDictionary(f => f.Name, f => f.Segment, StringComparer.OrdinalIgnoreCase);
+
     private static readonly MergeableTable[] P5R =
     [
         // Segment order and count: P5RTblPatcher.GeneratePatch and P5RTblSegmentFinder.GetSegmentCount.
@@ -49,12 +55,56 @@ internal static class TableCatalog
         Flat("INIT/SHDPERSONAENEMY.PDD", 4),
     ];
 
-    /// <summary>Every table merged for <paramref name="game"/> (P4G and P3P: none yet, see docs/TABLES.md).</summary>
-    public static IReadOnlyList<MergeableTable> For(PersonaGame game) => game == PersonaGame.P5R ? P5R : [];
+    // P4GTblPatcher / P4GTblSegmentFinder / P4GTblMerger; paths through init_free.bin, the PAK at data.cpk's root.
+    private static readonly MergeableTable[] P4G =
+    [
+        LeTbl("init_free.bin/battle/AICALC.TBL", [.. Repeat(Bytes, 9), null, null]) with { Companions = Companions(("friend.bf", 9), ("enemy.bf", 10)) },
+        LeTbl("init_free.bin/battle/EFFECT.TBL", Bytes),
+        LeTbl("init_free.bin/battle/ENCOUNT.TBL", U16, Bytes, Bytes, Bytes, Bytes),
+        LeTbl("init_free.bin/battle/MODEL.TBL", U16, U16, U16),
+        LeTbl("init_free.bin/battle/MSG.TBL", L("21"), L("23"), L("21"), L("21"), null) with { Companions = Companions(("MSGTBL.bmd", 4)) },
+        LeTbl("init_free.bin/battle/PERSONA.TBL", Bytes, L("1x12 (2 1 1)x14 2"), L("2 1x2 (1 1 2)x32 1x490"), U32, Bytes, U16),
+        LeTbl("init_free.bin/battle/SKILL.TBL", Bytes, Bytes),
+        LeTbl("init_free.bin/battle/UNIT.TBL", L("2 1x2 2x2 1x6 2x23"), U16, U16),
+        new("init_free.bin/init/itemtbl.bin", TableShape.ItemTable, [L("1x5 2 1 2x4 4 2x24"), Bytes, L("24")])
+        {
+            Items = new ItemTableLayout(CountSegment: 0, Fixed: [0, 28, 0], PerItem: [68, 0, 24]),
+        },
+        Flat("facility/cmbroot/ps_model.bin", 4),
+    ];
+
+    // P3PTblPatcher / P3PTblSegmentFinder / P3PTblMerger.
+    private static readonly MergeableTable[] P3P =
+    [
+        LeTbl("init_free.bin/battle/AICALC.TBL", [.. Repeat(Bytes, 16), null, null]) with { Companions = Companions(("friend.bf", 16), ("enemy.bf", 17)) },
+        LeTbl("init_free.bin/battle/EFFECT.TBL", [Bytes, .. Repeat(null, 4)]),
+        LeTbl("init_free.bin/battle/ENCOUNT.TBL", [U16, .. Repeat(null, 4)]),
+        LeTbl("init_free.bin/battle/MODEL.TBL", U16, U16, U16),
+        LeTbl("init_free.bin/battle/MSG.TBL", L("21"), L("19"), L("19"), L("17"), null) with { Companions = Companions(("MSGTBL.bmd", 4)) },
+        LeTbl("init_free.bin/battle/PERSONA.TBL", [Bytes, L("1x8 (2 1 1)x15 2"), L("2 1x2 (1 1 2)x32 1x490"), U32, Bytes, U16, .. Repeat(Bytes, 10)]),
+        LeTbl("init_free.bin/battle/SKILL.TBL", Bytes, L("1x18 2x3 1x16"), Bytes),
+        LeTbl("init_free.bin/battle/UNIT.TBL", L("2 1x2 2x2 1x6 2x24"), U16, U16),
+        new("init_free.bin/init/itemtbl.bin", TableShape.ItemTable, [Bytes, U16, Bytes])
+        {
+            Items = new ItemTableLayout(CountSegment: 1, Fixed: [12, 0, 2244], PerItem: [0, 56, 0]),
+        },
+        Flat("data/facility/combine.bin/ps_model.bin", 4),
+        Flat("data/facility/elvgirl.bin/ps_model.bin", 4),
+        Flat("data/facility/elvgirl_m.bin/ps_model.bin", 4),
+    ];
+
+    /// <summary>Every table merged for <paramref name="game"/>.</summary>
+    public static IReadOnlyList<MergeableTable> For(PersonaGame game) => game switch
+    {
+        PersonaGame.P5R => P5R,
+        PersonaGame.P4G => P4G,
+        _ => P3P,
+    };
 
     /// <summary>
-    /// The mergeable table at <paramref name="entryPath"/> (its path inside its archive, '/' or '\' separated, compared
-    /// ignoring case), or null when <paramref name="game"/> merges no table there.
+    /// The mergeable table at <paramref name="entryPath"/> (its path from its CPK's root, through the PAK that holds it
+    /// for P4G and P3P: <c>init_free.bin/battle/UNIT.TBL</c>; '/' or '\' separated, compared ignoring case), or null
+    /// when <paramref name="game"/> merges no table there.
     /// </summary>
     public static MergeableTable? Find(PersonaGame game, string entryPath)
     {

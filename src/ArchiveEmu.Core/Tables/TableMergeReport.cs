@@ -20,5 +20,8 @@ internal sealed record TableMergeReport(
 /// <summary>A merged table: the emulated file to serve in place of the original entry, and how it was merged.</summary>
 internal sealed record MergedTable(VirtualFiles.VirtualFile File, TableMergeReport Report);
 
-/// <summary>One mod's file for a mergeable table, in load order; <see cref="Mod"/> names the mod in the report.</summary>
-internal sealed record TableModFile(string Mod, Formats.EntryInput File);
+/// <summary>
+/// One mod's file for a mergeable table, in load order; <see cref="Mod"/> names the mod in the report. A file that
+/// replaces one segment whole (<see cref="MergeableTable.Companions"/>) gives its name as <see cref="Companion"/>.
+/// </summary>
+internal sealed record TableModFile(string Mod, Formats.EntryInput File, string? Companion = null);

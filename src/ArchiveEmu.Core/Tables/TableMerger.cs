@@ -4,7 +4,7 @@ using ArchiveEmu.Core.Formats;
 namespace ArchiveEmu.Core.Tables;
 
 /// <summary>
-/// Merges the mods' files of one table the way Persona Essentials does (docs/TABLES.md): a TBL container segment by
+/// Merges the mods' files of one table the way Persona Essentials does (docs/TABLES.md): a container segment by
 /// segment, a flat file as one run of fields, NAME.TBL per string. The result is an emulated file plus a report.
 /// </summary>
 internal static class TableMerger
@@ -20,54 +20,115 @@ internal static class TableMerger
         ArgumentNullException.ThrowIfNull(original);
         return table.Shape switch
         {
-            TableShape.Segmented => MergeSegments(table, original, mods),
             TableShape.Flat => MergeFlat(table, original, mods),
-            _ => NameTableMerger.Merge(table, original, mods),
+            TableShape.NameTable => NameTableMerger.Merge(table, original, mods),
+            _ => MergeSegments(table, original, mods),
         };
     }
 
     private static MergedTable MergeSegments(MergeableTable table, EntryInput original, IReadOnlyList<TableModFile> mods)
     {
         int count = table.SegmentCount;
-        var originalSpans = TableContainer.TryRead(original, count, out var error)
+        var originalSpans = TableContainer.TryRead(table, original, out var error)
             ?? throw new InvalidDataException($"{original}: the game's {table.Path} is not a {count}-segment table: {error}");
         var notApplied = new List<string>();
         var modSpans = new TableContainer.SegmentSpan[]?[mods.Count];
+        var companions = new Dictionary<int, List<int>>(); // segment -> the mods replacing it whole, in load order
         for (int k = 0; k < mods.Count; k++)
         {
-            modSpans[k] = TableContainer.TryRead(mods[k].File, count, out error);
-            if (modSpans[k] is null)
-                notApplied.Add($"{mods[k].Mod}: {mods[k].File}: not applied: not a {count}-segment {table.Path}: {error}");
-            else if (modSpans[k]![^1].NextOffset < mods[k].File.Length)
-                notApplied.Add($"{mods[k].Mod}: {mods[k].File}: the {mods[k].File.Length - modSpans[k]![^1].NextOffset} bytes after segment {count - 1} are not applied (Essentials reads {count} segments)");
+            var (mod, file, companion) = mods[k];
+            if (companion is not null)
+            {
+                if (!table.Companions.TryGetValue(companion, out int segment))
+                    throw new ArgumentException($"{companion} replaces no segment of {table.Path}", nameof(mods));
+                if (!companions.TryGetValue(segment, out var givers))
+                    companions.Add(segment, givers = []);
+                givers.Add(k);
+                continue;
+            }
+            modSpans[k] = TableContainer.TryRead(table, file, out error);
+            if (modSpans[k] is not { } spans)
+                notApplied.Add($"{mod}: {file}: not applied: not a {count}-segment {table.Path}: {error}");
+            else if (TableContainer.End(table, spans) < file.Length)
+                notApplied.Add($"{mod}: {file}: the {file.Length - TableContainer.End(table, spans)} bytes after segment {count - 1} are not applied (Essentials reads {count} segments)");
         }
 
-        var writer = new MergedTableWriter();
         var tally = new Tally(mods);
-        Span<byte> header = stackalloc byte[4];
+        var data = new List<Action<MergedTableWriter>>(count); // writes each segment's data once every length is known
+        var lengths = new int[count];
         for (int i = 0; i < count; i++)
         {
             var originalSide = Side(original, originalSpans[i]);
+            if (companions.TryGetValue(i, out var givers))
+            {
+                var winner = mods[givers[^1]].File;
+                int length = lengths[i] = checked((int)winner.Length);
+                var head = TableContainer.ReadBytes(winner, 0, Math.Min(length, MergedTableWriter.MinSliceLength));
+                data.Add(w => w.WriteRun(winner, 0, length, head));
+                tally.AddReplaced(i, givers, length);
+                ReportIgnoredEdits(table, i, originalSide, mods, modSpans, notApplied, $"{mods[givers[^1]].Companion} replaces it whole");
+                continue;
+            }
+            if (table.Segments[i] is not { } layout)
+            {
+                lengths[i] = originalSide.Data.Length;
+                data.Add(w => w.WriteRun(original, originalSide.DataOffset, originalSide.Data.Length, originalSide.Data));
+                ReportIgnoredEdits(table, i, originalSide, mods, modSpans, notApplied, "Essentials merges no field of it");
+                continue;
+            }
             var modSides = new SegmentSide?[mods.Count];
             for (int k = 0; k < mods.Count; k++)
             {
-                if (modSpans[k] is { } spans)
-                {
-                    modSides[k] = Side(mods[k].File, spans[i]);
-                    if (spans[i].Length < originalSpans[i].Length)
-                        notApplied.Add($"{mods[k].Mod}: {mods[k].File}: segment {i} is shorter than the game's ({spans[i].Length} < {originalSpans[i].Length} bytes); a merge never shortens a segment, the game's bytes past {spans[i].Length} stay");
-                }
+                if (modSpans[k] is not { } spans)
+                    continue;
+                modSides[k] = Side(mods[k].File, spans[i]);
+                if (spans[i].Length < originalSpans[i].Length)
+                    notApplied.Add($"{mods[k].Mod}: {mods[k].File}: segment {i} is shorter than the game's ({spans[i].Length} < {originalSpans[i].Length} bytes); a merge never shortens a segment, the game's bytes past {spans[i].Length} stay");
             }
-            var merge = SegmentMerge.Run(originalSide.Data, modSides.Select(s => s?.Data).ToList(), table.Segments[i]);
+            var merge = SegmentMerge.Run(originalSide.Data, modSides.Select(s => s?.Data).ToList(), layout);
             tally.Add(i, merge);
+            lengths[i] = merge.Owners.Length;
+            data.Add(w => w.WriteSegment(merge, originalSide, modSides));
+        }
 
-            BinaryPrimitives.WriteInt32BigEndian(header, merge.Owners.Length);
-            writer.WriteBytes(header);
-            writer.WriteSegment(merge, originalSide, modSides);
-            int padding = (int)(TableContainer.RoundUp(4 + merge.Owners.Length) - 4 - merge.Owners.Length);
-            writer.WriteBytes(new byte[padding]);
+        var writer = new MergedTableWriter();
+        Span<byte> word = stackalloc byte[4];
+        if (table.Shape == TableShape.ItemTable)
+        {
+            var items = table.Items!;
+            BinaryPrimitives.WriteInt32LittleEndian(word, lengths[items.CountSegment] / items.PerItem[items.CountSegment]);
+            writer.WriteBytes(word);
+        }
+        for (int i = 0; i < count; i++)
+        {
+            if (table.Shape == TableShape.ItemTable)
+            {
+                data[i](writer);
+                continue;
+            }
+            if (table.LittleEndian)
+                BinaryPrimitives.WriteInt32LittleEndian(word, lengths[i]);
+            else
+                BinaryPrimitives.WriteInt32BigEndian(word, lengths[i]);
+            writer.WriteBytes(word);
+            data[i](writer);
+            writer.WriteBytes(new byte[TableContainer.RoundUp(4 + lengths[i]) - 4 - lengths[i]]);
         }
         return new MergedTable(writer.Build(), tally.Report(table.Path, notApplied));
+    }
+
+    // A mod's edits to a segment the merge does not take from it are not applied: say so, once per mod and segment.
+    private static void ReportIgnoredEdits(MergeableTable table, int segment, SegmentSide original, IReadOnlyList<TableModFile> mods,
+        TableContainer.SegmentSpan[]?[] modSpans, List<string> notApplied, string why)
+    {
+        for (int k = 0; k < mods.Count; k++)
+        {
+            if (modSpans[k] is not { } spans)
+                continue;
+            var data = TableContainer.ReadBytes(mods[k].File, spans[segment].DataOffset, spans[segment].Length);
+            if (!data.AsSpan().SequenceEqual(original.Data))
+                notApplied.Add($"{mods[k].Mod}: {mods[k].File}: its changes to segment {segment} of {table.Path} are not applied: {why}");
+        }
     }
 
     private static MergedTable MergeFlat(MergeableTable table, EntryInput original, IReadOnlyList<TableModFile> mods)
@@ -80,7 +141,7 @@ internal static class TableMerger
             if (mods[k].File.Length < original.Length)
                 notApplied.Add($"{mods[k].Mod}: {mods[k].File}: shorter than the game's {table.Path} ({mods[k].File.Length} < {original.Length} bytes); a merge never shortens it, the game's bytes past {mods[k].File.Length} stay");
         }
-        var merge = SegmentMerge.Run(originalSide.Data, modSides.Select(s => s?.Data).ToList(), table.Segments[0]);
+        var merge = SegmentMerge.Run(originalSide.Data, modSides.Select(s => s?.Data).ToList(), table.Segments[0]!);
         var writer = new MergedTableWriter();
         writer.WriteSegment(merge, originalSide, modSides);
         var tally = new Tally(mods);
@@ -112,10 +173,23 @@ internal static class TableMerger
                 }
             }
             foreach (var (start, width, contenders) in merge.Contested.OrderBy(c => c.Start))
-            {
-                var names = contenders.Select(k => mods[k].Mod).ToList();
-                _conflicts.Add(new TableConflict(segment, start, width, names, names[^1]));
-            }
+                AddConflict(segment, start, width, contenders);
+        }
+
+        /// <summary>A segment replaced whole by companion files: one field for each giver, the last one's kept.</summary>
+        public void AddReplaced(int segment, List<int> givers, int length)
+        {
+            foreach (int k in givers)
+                _fields[k]++;
+            _won[givers[^1]]++;
+            if (givers.Count > 1)
+                AddConflict(segment, 0, length, givers);
+        }
+
+        private void AddConflict(int segment, long start, int width, List<int> contenders)
+        {
+            var names = contenders.Select(k => mods[k].Mod).ToList();
+            _conflicts.Add(new TableConflict(segment, start, width, names, names[^1]));
         }
 
         public TableMergeReport Report(string path, List<string> notApplied) =>

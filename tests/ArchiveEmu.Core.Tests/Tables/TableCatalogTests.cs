@@ -23,7 +23,7 @@ public sealed class TableCatalogTests
             ["BATTLE/TABLE/EXIST.TBL"] = [2],
         };
         foreach (var (path, expected) in sizes)
-            Assert.That(TableCatalog.Find(PersonaGame.P5R, path)!.Segments.Select(s => s.RecordSize), Is.EqualTo(expected), path);
+            Assert.That(TableCatalog.Find(PersonaGame.P5R, path)!.Segments.Select(s => s!.RecordSize), Is.EqualTo(expected), path);
     }
 
     [Test]

@@ -6,12 +6,18 @@ namespace ArchiveEmu.TestSupport.Persona;
 public static class PersonaTableWriter
 {
     /// <summary>A TBL container: per segment a big-endian s32 length, the data, zeros to the next multiple of 16.</summary>
-    public static byte[] Tbl(params byte[][] segments)
+    public static byte[] Tbl(params byte[][] segments) => Tbl(false, segments);
+
+    /// <summary>A TBL container whose lengths are little-endian (P4G, P3P) or big-endian (P5R).</summary>
+    public static byte[] Tbl(bool littleEndian, params byte[][] segments)
     {
         var output = new MemoryStream();
         foreach (var data in segments)
         {
-            output.Write([(byte)(data.Length >> 24), (byte)(data.Length >> 16), (byte)(data.Length >> 8), (byte)data.Length]);
+            byte[] length = [(byte)(data.Length >> 24), (byte)(data.Length >> 16), (byte)(data.Length >> 8), (byte)data.Length];
+            if (littleEndian)
+                Array.Reverse(length);
+            output.Write(length);
             output.Write(data);
             while (output.Length % 16 != 0)
                 output.WriteByte(0);
@@ -39,6 +45,13 @@ public static class PersonaTableWriter
         }
         return Tbl(segments.ToArray());
     }
+
+    /// <summary>P4G's UNIT.TBL segments (enemy stats of 60 bytes, then two u16 arrays), for tests.</summary>
+    public static readonly int[][] P4GUnit =
+    [
+        [2, 1, 1, 2, 2, 1, 1, 1, 1, 1, 1, .. Enumerable.Repeat(2, 23)],
+        [2], [2],
+    ];
 
     /// <summary>
     /// The record field widths of P5R tables, for tests, transcribed from TABLES.md's layout table independently of

@@ -14,24 +14,55 @@ public static class ReferenceTableMerger
     /// <paramref name="layouts"/>[i] gives, for each byte of one record of segment i, the width of the field it belongs to
     /// is found by walking the record's widths.
     /// </summary>
-    public static byte[] MergeTbl(byte[] original, IReadOnlyList<(string Mod, byte[] File)> mods, int[][] layouts, List<Conflict>? conflicts = null)
+    public static byte[] MergeTbl(byte[] original, IReadOnlyList<(string Mod, byte[] File)> mods, int[]?[] layouts, List<Conflict>? conflicts = null,
+        bool littleEndian = false)
     {
-        var baseSegments = Split(original, layouts.Length);
-        var modSegments = mods.Select(m => Split(m.File, layouts.Length)).ToList();
+        var baseSegments = Split(original, layouts.Length, littleEndian);
+        var modSegments = mods.Select(m => Split(m.File, layouts.Length, littleEndian)).ToList();
         var output = new List<byte>();
         for (int s = 0; s < layouts.Length; s++)
         {
-            var merged = MergeRun(baseSegments[s], modSegments.Select(m => m[s]).ToList(), layouts[s], mods.Select(m => m.Mod).ToList(), s, conflicts);
-            int length = merged.Length;
-            output.Add((byte)(length >> 24));
-            output.Add((byte)(length >> 16));
-            output.Add((byte)(length >> 8));
-            output.Add((byte)length);
+            // A segment without a layout keeps the game's bytes whatever the mods hold.
+            var merged = layouts[s] is { } layout
+                ? MergeRun(baseSegments[s], modSegments.Select(m => m[s]).ToList(), layout, mods.Select(m => m.Mod).ToList(), s, conflicts)
+                : baseSegments[s];
+            var length = BitConverter.GetBytes(merged.Length);
+            if (littleEndian != BitConverter.IsLittleEndian)
+                Array.Reverse(length);
+            output.AddRange(length);
             output.AddRange(merged);
             while (output.Count % 16 != 0)
                 output.Add(0);
         }
         return output.ToArray();
+    }
+
+    /// <summary>
+    /// Merges itemtbl.bin files: a little-endian s32 item count, then segments back to back, segment i being
+    /// <paramref name="fixedLength"/>[i] + count × <paramref name="perItem"/>[i] bytes; the count written is the merged
+    /// length of the one segment that grows with it, over its item size.
+    /// </summary>
+    public static byte[] MergeItems(byte[] original, IReadOnlyList<(string Mod, byte[] File)> mods, int[][] layouts, int[] fixedLength, int[] perItem)
+    {
+        byte[][] Cut(byte[] file)
+        {
+            int count = BitConverter.ToInt32(file, 0);
+            int at = 4;
+            var parts = new byte[layouts.Length][];
+            for (int i = 0; i < parts.Length; i++)
+            {
+                int length = fixedLength[i] + count * perItem[i];
+                parts[i] = file.AsSpan(at, length).ToArray();
+                at += length;
+            }
+            return parts;
+        }
+        var game = Cut(original);
+        var cut = mods.Select(m => Cut(m.File)).ToList();
+        var merged = Enumerable.Range(0, layouts.Length)
+            .Select(i => MergeRun(game[i], cut.Select(c => c[i]).ToList(), layouts[i], mods.Select(m => m.Mod).ToList(), i, null)).ToArray();
+        int grows = Array.FindIndex(perItem, p => p > 0);
+        return [.. BitConverter.GetBytes(merged[grows].Length / perItem[grows]), .. merged.SelectMany(m => m)];
     }
 
     /// <summary>Merges flat files (no container) of fields <paramref name="width"/> bytes wide.</summary>
@@ -103,13 +134,15 @@ public static class ReferenceTableMerger
         throw new InvalidOperationException("unreachable: widths cover the record");
     }
 
-    private static byte[][] Split(byte[] file, int count)
+    private static byte[][] Split(byte[] file, int count, bool littleEndian)
     {
         var segments = new byte[count][];
         int at = 0;
         for (int i = 0; i < count; i++)
         {
-            int length = (file[at] << 24) | (file[at + 1] << 16) | (file[at + 2] << 8) | file[at + 3];
+            int length = littleEndian
+                ? file[at] | (file[at + 1] << 8) | (file[at + 2] << 16) | (file[at + 3] << 24)
+                : (file[at] << 24) | (file[at + 1] << 16) | (file[at + 2] << 8) | file[at + 3];
             segments[i] = file.AsSpan(at + 4, length).ToArray();
             at += 4 + length;
             at = (at + 15) / 16 * 16;

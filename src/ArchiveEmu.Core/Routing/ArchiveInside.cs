@@ -65,6 +65,19 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
     private ArchiveIndex Index => _index ??= format.ReadIndex(slice ?? ArchiveSource.File(gamePath));
 
     /// <summary>
+    /// The content of the original's entry <paramref name="name"/> (decoded once if stored encoded), read from the index
+    /// this walk already holds; null when the archive has no such entry, cannot be read, or stores it in a way not read in place.
+    /// </summary>
+    public ArchiveSource? ContentOf(string name)
+    {
+        if (Names is not { } names || !names.TryGetValue(name, out var entry) || Index.WhyNotInPlace(entry) is not null)
+            return null;
+        var holder = Index.Source;
+        var source = new ArchiveSource(holder.Path, holder.Offset + entry.Offset, entry.Size, holder.Identity);
+        return Index.StoredCodec(entry) is { } encoding ? decoded.Open(source, encoding) : source;
+    }
+
+    /// <summary>
     /// The entries by name; null when the original cannot be read: its paths are then entry names, as before archives
     /// inside archives, and building it reports the damage beside the other archives (`archiveemu build`: README, "failed").
     /// </summary>

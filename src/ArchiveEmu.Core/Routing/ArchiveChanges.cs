@@ -163,8 +163,11 @@ internal sealed class ArchiveChanges
         var conflicts = _changes.Conflicts.Where(c => tables.GetValueOrDefault(c.Key).Input is null)
             .Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]) { Rules = c.Rules })
             .Concat(nested.SelectMany(n => n.Route.Conflicts)).ToArray();
+        string Origin(EntryKey key) => $"merged ({string.Join(", ", tables[key].Report.Mods.Select(m => m.Mod))})";
         var changes = _changes.Values.Where(c => c.Whole is not null)
-            .Select(c => tables.GetValueOrDefault(c.Key).Input is { } merged ? c.Whole! with { Input = merged, Origin = $"merged ({string.Join(", ", tables[c.Key].Report.Mods.Select(m => m.Mod))})" } : c.Whole!);
+            .Select(c => tables.GetValueOrDefault(c.Key).Input is { } merged ? c.Whole! with { Input = merged, Origin = Origin(c.Key) } : c.Whole!)
+            .Concat(tables.Where(t => t.Value.Input is not null && !_changes.TryGetValue(t.Key, out _)) // only a companion file (MSGTBL.bmd) changed it
+                .Select(t => new EntryChange(t.Key, t.Value.Input, Origin(t.Key)) { Rule = "merged table" }));
         return new ArchiveRoute(RelativePath, GamePath, Format, new ArchivePatch(changes), conflicts, Slice)
         {
             Nested = nested,
@@ -180,7 +183,7 @@ internal sealed class ArchiveChanges
             return merged;
         foreach (var (key, input, report) in _tables.Merge(_inside.ContentOf))
         {
-            if (_changes.TryGetValue(key, out var change) && change.Whole is { Input: not null, Rule: not null })
+            if (!_changes.TryGetValue(key, out var change) || change.Whole is { Input: not null, Rule: not null })
                 merged[key] = (input, report);
         }
         return merged;

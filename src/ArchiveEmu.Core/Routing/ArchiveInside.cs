@@ -65,16 +65,21 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
     private ArchiveIndex Index => _index ??= format.ReadIndex(slice ?? ArchiveSource.File(gamePath));
 
     /// <summary>
-    /// The content of the original's entry <paramref name="name"/> (decoded once if stored encoded), read from the index
-    /// this walk already holds; null when the archive has no such entry, cannot be read, or stores it in a way not read in place.
+    /// The original's entry <paramref name="name"/> (else the one so named but for letter case) as the archive spells it, and
+    /// its content (decoded once if stored encoded), read from the index this walk already holds; null when the archive has no
+    /// such entry, cannot be read, or stores it in a way not read in place.
     /// </summary>
-    public ArchiveSource? ContentOf(string name)
+    public (string Name, ArchiveSource Content)? ContentOf(string name)
     {
-        if (Names is not { } names || !names.TryGetValue(name, out var entry) || Index.WhyNotInPlace(entry) is not null)
+        if (Names is not { } names)
+            return null;
+        if (!names.TryGetValue(name, out var entry))
+            entry = names.Values.FirstOrDefault(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase));
+        if (entry is null || Index.WhyNotInPlace(entry) is not null)
             return null;
         var holder = Index.Source;
         var source = new ArchiveSource(holder.Path, holder.Offset + entry.Offset, entry.Size, holder.Identity);
-        return Index.StoredCodec(entry) is { } encoding ? decoded.Open(source, encoding) : source;
+        return (entry.Name!, Index.StoredCodec(entry) is { } encoding ? decoded.Open(source, encoding) : source);
     }
 
     /// <summary>

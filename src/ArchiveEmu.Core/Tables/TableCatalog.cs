@@ -102,6 +102,28 @@ internal static class TableCatalog
     };
 
     /// <summary>
+    /// The table whose segment the file at <paramref name="entryPath"/> replaces whole (a companion beside it in the same
+    /// folder, <see cref="MergeableTable.Companions"/>), and the companion's name as the catalogue spells it; or null.
+    /// </summary>
+    public static (MergeableTable Table, string Companion)? CompanionAt(PersonaGame game, string entryPath)
+    {
+        var path = entryPath.Replace('\\', '/').TrimStart('/');
+        int slash = path.LastIndexOf('/');
+        foreach (var table in For(game))
+        {
+            int tableSlash = table.Path.LastIndexOf('/');
+            if (tableSlash != slash || !string.Equals(table.Path[..(tableSlash + 1)], path[..(slash + 1)], StringComparison.OrdinalIgnoreCase))
+                continue;
+            foreach (var name in table.Companions.Keys)
+            {
+                if (string.Equals(name, path[(slash + 1)..], StringComparison.OrdinalIgnoreCase))
+                    return (table, name);
+            }
+        }
+        return null;
+    }
+
+    /// <summary>
     /// The mergeable table at <paramref name="entryPath"/> (its path from its CPK's root, through the PAK that holds it
     /// for P4G and P3P: <c>init_free.bin/battle/UNIT.TBL</c>; '/' or '\' separated, compared ignoring case), or null
     /// when <paramref name="game"/> merges no table there.

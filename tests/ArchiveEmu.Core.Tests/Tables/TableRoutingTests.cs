@@ -111,6 +111,35 @@ public sealed class TableRoutingTests
             Is.EqualTo(new[] { ("battle/UNIT.TBL", Sha(expected)), ("battle/OTHER.BIN", Sha(other)) }));
     }
 
+    [TestCase(true)]
+    [TestCase(false)]
+    public void AP4GMsgtblBmd_ReplacesMsgTblsLastSegment_AndStaysAnEntryOfItsOwn(bool alsoEditedNames)
+    {
+        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
+        byte[][] game = [TestData.Random(30, 21 * 3), TestData.Random(31, 23 * 2), TestData.Random(32, 21), TestData.Random(33, 21), TestData.Random(34, 200)];
+        var names = Copy(game);
+        names[0][21 + 4] ^= 0xFF;
+        var bmd = TestData.Random(35, 333);
+        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
+        _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
+            [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/MSG.TBL", PersonaTableWriter.Tbl(true, game))]))]));
+        _dir.Write("bmd/CRIFsV2Hook/CPK/data/init_free.bin/battle/MSGTBL.bmd", bmd);
+        if (alsoEditedNames)
+            _dir.Write("names/CRIFsV2Hook/CPK/data/init_free.bin/battle/MSG.TBL", PersonaTableWriter.Tbl(true, names));
+        string[] mods = alsoEditedNames ? ["bmd", "names"] : ["bmd"];
+
+        var served = Serve("data.cpk", mods);
+
+        var entry = CpkIndependentReader.Read(served).Entries.Single();
+        var pak = _dir.Write("out/init_free.bin", File.ReadAllBytes(served).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
+        var expected = Copy(alsoEditedNames ? names : game);
+        expected[4] = bmd;
+        Assert.That(PakIndependentReader.Read(pak, layout.Variant).Select(m => (m.Name, m.Sha256)),
+            Is.EqualTo(new[] { ("battle/MSG.TBL", Sha(PersonaTableWriter.Tbl(true, expected))), ("battle/MSGTBL.bmd", Sha(bmd)) }));
+        var report = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Tables.Single();
+        Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(mods.Select(m => (m, 1))));
+    }
+
     private RoutePlan Resolve(params string[] mods) => new ModRouter(_dir["game"], mods.Select(m => _dir[m]).ToArray()).Resolve();
 
     private string Serve(string route, params string[] mods)

@@ -27,6 +27,54 @@ public sealed class TableCatalogTests
     }
 
     [Test]
+    public void EveryP4GAndP3PTable_HasTheSegmentCountAndRecordSizesOfEssentials()
+    {
+        // Segment counts: P4GTblSegmentFinder / P3PTblSegmentFinder.GetSegmentCount; record sizes: the resolvers; 0 = kept.
+        var p4g = new Dictionary<string, int[]>
+        {
+            ["AICALC.TBL"] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0],
+            ["EFFECT.TBL"] = [1],
+            ["ENCOUNT.TBL"] = [2, 1, 1, 1, 1],
+            ["MODEL.TBL"] = [2, 2, 2],
+            ["MSG.TBL"] = [21, 23, 21, 21, 0],
+            ["PERSONA.TBL"] = [1, 70, 622, 4, 1, 2],
+            ["SKILL.TBL"] = [1, 1],
+            ["UNIT.TBL"] = [60, 2, 2],
+        };
+        var p3p = new Dictionary<string, int[]>
+        {
+            ["AICALC.TBL"] = [.. Enumerable.Repeat(1, 16), 0, 0],
+            ["EFFECT.TBL"] = [1, 0, 0, 0, 0],
+            ["ENCOUNT.TBL"] = [2, 0, 0, 0, 0],
+            ["MODEL.TBL"] = [2, 2, 2],
+            ["MSG.TBL"] = [21, 19, 19, 17, 0],
+            ["PERSONA.TBL"] = [1, 70, 622, 4, 1, 2, .. Enumerable.Repeat(1, 10)],
+            ["SKILL.TBL"] = [1, 40, 1],
+            ["UNIT.TBL"] = [62, 2, 2],
+        };
+        foreach (var (game, sizes) in new[] { (PersonaGame.P4G, p4g), (PersonaGame.P3P, p3p) })
+        {
+            foreach (var (name, expected) in sizes)
+            {
+                var table = TableCatalog.Find(game, "init_free.bin/battle/" + name)!;
+                Assert.That(table.Segments.Select(s => s?.RecordSize ?? 0), Is.EqualTo(expected), $"{game} {name}");
+                Assert.That(table.LittleEndian, Is.True);
+            }
+        }
+        Assert.That(TableCatalog.Find(PersonaGame.P4G, "init_free.bin/init/itemtbl.bin")!.Segments.Select(s => s!.RecordSize), Is.EqualTo(new[] { 68, 1, 24 }));
+        Assert.That(TableCatalog.Find(PersonaGame.P3P, "init_free.bin/init/itemtbl.bin")!.Segments.Select(s => s!.RecordSize), Is.EqualTo(new[] { 1, 2, 1 }));
+    }
+
+    [Test]
+    public void CompanionAt_FindsTheTableWhoseSegmentAFileBesideItReplaces()
+    {
+        Assert.That(TableCatalog.CompanionAt(PersonaGame.P4G, "INIT_FREE.BIN/battle/msgtbl.bmd"), Is.EqualTo((TableCatalog.Find(PersonaGame.P4G, "init_free.bin/battle/MSG.TBL")!, "MSGTBL.bmd")));
+        Assert.That(TableCatalog.CompanionAt(PersonaGame.P3P, "init_free.bin/battle/enemy.bf")?.Table.Companions["enemy.bf"], Is.EqualTo(17));
+        Assert.That(TableCatalog.CompanionAt(PersonaGame.P4G, "init_free.bin/field/enemy.bf"), Is.Null);
+        Assert.That(TableCatalog.CompanionAt(PersonaGame.P5R, "BATTLE/TABLE/MSGTBL.bmd"), Is.Null);
+    }
+
+    [Test]
     public void Find_MatchesTheEntryPathIgnoringCaseAndSeparators()
     {
         Assert.That(TableCatalog.Find(PersonaGame.P5R, @"battle\table\unit.tbl")?.Path, Is.EqualTo("BATTLE/TABLE/UNIT.TBL"));

@@ -16,6 +16,7 @@ internal sealed class ArchiveChanges
     private readonly DecodedEntries _decoded;
     private readonly List<string> _mods = []; // every mod with a file in it, for a nested entry's origin
     private string? _mod;
+    private TableMerges? _tables; // the Persona tables mods give in it, merged rather than replaced (docs/TABLES.md)
 
     public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, DecodedEntries decoded, ArchiveSource? slice = null)
     {
@@ -27,6 +28,7 @@ internal sealed class ArchiveChanges
         _changes = new OrderedChanges<EntryKey, Change>(new EntryKeyComparer(format.NameComparer));
         _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(new EntryKeyComparer(format.NameComparer));
         _inside = new ArchiveInside(relativePath, gamePath, format, slice, decoded, () => Addressing);
+        _tables = TableMerges.ForGameArchive(gamePath, relativePath, format, slice, _changes.Comparer);
     }
 
     private EntryAddressing? _addressing;
@@ -40,6 +42,7 @@ internal sealed class ArchiveChanges
         _inside = walked._inside;
         _mods.AddRange(walked._mods);
         _addressing = walked._addressing;
+        _tables = walked._tables;
     }
 
     /// <summary>
@@ -106,10 +109,12 @@ internal sealed class ArchiveChanges
                 return;
             _fromThisMod[key] = (file, specificity, false);
             _changes.ReplaceLast(key, change, rule);
+            _tables?.Note(key, modName, delete ? null : file);
             return;
         }
         _fromThisMod[key] = (file, specificity, false);
         _changes.Set(key, change, modName, rule);
+        _tables?.Note(key, modName, delete ? null : file);
     }
 
     /// <summary>
@@ -141,6 +146,7 @@ internal sealed class ArchiveChanges
         if (_changes.TryGetValue(through.Key, out var current) && current.Nested is { } inner)
             return inner; // more changes inside the same archive: not a conflict at this level
         inner = new ArchiveChanges($"{RelativePath}/{through.Folder}", GamePath, through.Format, _decoded, through.Source);
+        inner._tables = _tables?.Inside(through.Folder, inner._changes.Comparer);
         _changes.Set(through.Key, new Change(through.Key, null, inner), modName, rule);
         return inner;
     }
@@ -152,10 +158,35 @@ internal sealed class ArchiveChanges
     {
         var nested = _changes.Values.Where(c => c.Nested is not null)
             .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
-        var conflicts = _changes.Conflicts.Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]) { Rules = c.Rules })
+        var tables = MergeTables();
+        // A merged table's mods are no conflict over the whole entry: its report lists the fields they both changed.
+        var conflicts = _changes.Conflicts.Where(c => tables.GetValueOrDefault(c.Key).Input is null)
+            .Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]) { Rules = c.Rules })
             .Concat(nested.SelectMany(n => n.Route.Conflicts)).ToArray();
-        return new ArchiveRoute(RelativePath, GamePath, Format, new ArchivePatch(_changes.Values.Where(c => c.Whole is not null).Select(c => c.Whole!)),
-            conflicts, Slice) { Nested = nested };
+        string Origin(EntryKey key) => $"merged ({string.Join(", ", tables[key].Report.Mods.Select(m => m.Mod))})";
+        var changes = _changes.Values.Where(c => c.Whole is not null)
+            .Select(c => tables.GetValueOrDefault(c.Key).Input is { } merged ? c.Whole! with { Input = merged, Origin = Origin(c.Key) } : c.Whole!)
+            .Concat(tables.Where(t => t.Value.Input is not null && !_changes.TryGetValue(t.Key, out _)) // only a companion file (MSGTBL.bmd) changed it
+                .Select(t => new EntryChange(t.Key, t.Value.Input, Origin(t.Key)) { Rule = "merged table" }));
+        return new ArchiveRoute(RelativePath, GamePath, Format, new ArchivePatch(changes), conflicts, Slice)
+        {
+            Nested = nested,
+            Tables = tables.Values.Select(t => t.Report).ToArray(),
+        };
+    }
+
+    // Merges the Persona tables whose entry a mod's file still wins (an input added in code wins whole, as anywhere).
+    private Dictionary<EntryKey, (EntryInput? Input, Tables.TableMergeReport Report)> MergeTables()
+    {
+        var merged = new Dictionary<EntryKey, (EntryInput?, Tables.TableMergeReport)>(new EntryKeyComparer(Format.NameComparer));
+        if (_tables is null)
+            return merged;
+        foreach (var (key, input, report) in _tables.Merge(_inside.ContentOf))
+        {
+            if (!_changes.TryGetValue(key, out var change) || change.Whole is { Input: not null, Rule: not null })
+                merged[key] = (input, report);
+        }
+        return merged;
     }
 
     /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>

@@ -65,6 +65,24 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
     private ArchiveIndex Index => _index ??= format.ReadIndex(slice ?? ArchiveSource.File(gamePath));
 
     /// <summary>
+    /// The original's entry <paramref name="name"/> (else the one so named but for letter case) as the archive spells it, and
+    /// its content (decoded once if stored encoded), read from the index this walk already holds; null when the archive has no
+    /// such entry, cannot be read, or stores it in a way not read in place.
+    /// </summary>
+    public (string Name, ArchiveSource Content)? ContentOf(string name)
+    {
+        if (Names is not { } names)
+            return null;
+        if (!names.TryGetValue(name, out var entry))
+            entry = names.Values.FirstOrDefault(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase));
+        if (entry is null || Index.WhyNotInPlace(entry) is not null)
+            return null;
+        var holder = Index.Source;
+        var source = new ArchiveSource(holder.Path, holder.Offset + entry.Offset, entry.Size, holder.Identity);
+        return (entry.Name!, Index.StoredCodec(entry) is { } encoding ? decoded.Open(source, encoding) : source);
+    }
+
+    /// <summary>
     /// The entries by name; null when the original cannot be read: its paths are then entry names, as before archives
     /// inside archives, and building it reports the damage beside the other archives (`archiveemu build`: README, "failed").
     /// </summary>

@@ -53,6 +53,9 @@ internal sealed class OrderedChanges<TKey, TValue>(IEqualityComparer<TKey> compa
 
     public IEnumerable<TValue> Values => _items.Select(i => i.Value);
 
+    /// <summary>How keys are compared (the archive format's names).</summary>
+    public IEqualityComparer<TKey> Comparer => comparer;
+
     /// <summary>Keys set by more than one mod, with the mods in the order they set it and the rule each used.</summary>
     public IEnumerable<(TKey Key, IReadOnlyList<string> Mods, IReadOnlyList<string> Rules)> Conflicts =>
         _items.Where(i => i.Mods.Count > 1).Select(i => (i.Key, (IReadOnlyList<string>)i.Mods, (IReadOnlyList<string>)i.Rules));

@@ -12,10 +12,11 @@ public sealed partial class FolderDependencyTests
         ["Interop"] = [],
         ["VirtualFiles"] = ["Interop"],
         ["Formats"] = ["VirtualFiles", "Interop"],
-        ["Routing"] = ["Formats", "VirtualFiles", "Interop"],
+        ["Routing"] = ["Tables", "Formats", "VirtualFiles", "Interop"],
         ["MergedCache"] = ["Formats", "VirtualFiles", "Interop"],
-        ["Serving"] = ["Routing", "MergedCache", "Formats", "VirtualFiles", "Interop"],
-        ["Api"] = ["Serving", "Routing", "MergedCache", "Formats", "VirtualFiles", "Interop"],
+        ["Tables"] = ["Formats", "VirtualFiles", "Interop"],
+        ["Serving"] = ["Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
+        ["Api"] = ["Serving", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
     };
 
     [GeneratedRegex(@"ArchiveEmu\.Core\.(?<folder>[A-Z][A-Za-z]+)\b")]

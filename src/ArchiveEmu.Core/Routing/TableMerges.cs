@@ -1,0 +1,101 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Formats.Cpk;
+using ArchiveEmu.Core.Tables;
+
+namespace ArchiveEmu.Core.Routing;
+
+/// <summary>
+/// The Persona tables mods give inside one archive (docs/TABLES.md): every mod's file for such an entry, in load order, so
+/// the entry is served merged field by field (Persona Essentials' rule) instead of the later mod replacing it whole.
+/// Known only inside a CPK of a game folder holding P5R.exe, P4G.exe or P3P.exe, and inside the archives stored in it.
+/// </summary>
+internal sealed class TableMerges
+{
+    private readonly PersonaGame _game;
+    private readonly string _prefix; // this archive's path from its CPK's root, with a trailing '/', or "" for the CPK
+    private readonly Dictionary<EntryKey, (MergeableTable Table, List<(string Mod, string File, string? Companion)> Files)> _files;
+
+    private TableMerges(PersonaGame game, string prefix, IEqualityComparer<EntryKey> keys) => (_game, _prefix, _files) = (game, prefix, new(keys));
+
+    /// <summary>
+    /// For a CPK of the game folder (<paramref name="gamePath"/> is its file, <paramref name="relativePath"/> its path in the
+    /// folder), its entries compared by <paramref name="keys"/> (the format's); null for any other archive.
+    /// </summary>
+    public static TableMerges? ForGameArchive(string gamePath, string relativePath, IArchiveFormat format, ArchiveSource? slice, IEqualityComparer<EntryKey> keys)
+    {
+        if (slice is not null || format is not CpkFormat)
+            return null;
+        var full = Path.GetFullPath(gamePath).Replace('\\', '/');
+        if (!full.EndsWith("/" + relativePath, StringComparison.Ordinal))
+            return null;
+        return PersonaGames.Detect(full[..^(relativePath.Length + 1)]) is { } game ? new TableMerges(game, "", keys) : null;
+    }
+
+    /// <summary>The same for the archive stored in this one's entry <paramref name="folder"/>, whose entries <paramref name="keys"/> compares.</summary>
+    public TableMerges Inside(string folder, IEqualityComparer<EntryKey> keys) => new(_game, $"{_prefix}{folder}/", keys);
+
+    /// <summary>
+    /// Notes a mod's file for <paramref name="key"/> (null: the mod deletes the entry, which forgets the files before), or for
+    /// the table whose segment it replaces whole (P4G's and P3P's <c>MSGTBL.bmd</c> beside <c>MSG.TBL</c>): that file also stays
+    /// an entry of its own, as under Essentials, where FileEmulationFramework still adds it to the PAK.
+    /// </summary>
+    public void Note(EntryKey key, string mod, string? file)
+    {
+        if (key.Name is null)
+            return;
+        string? companion = null;
+        if (TableCatalog.Find(_game, _prefix + key.Name) is not { } table)
+        {
+            if (file is null || TableCatalog.CompanionAt(_game, _prefix + key.Name) is not { } beside
+                || !beside.Table.Path.StartsWith(_prefix, StringComparison.OrdinalIgnoreCase))
+                return;
+            (table, companion) = beside;
+            var tableName = table.Path[_prefix.Length..];
+            var noted = _files.Keys.Where(k => string.Equals(k.Name, tableName, StringComparison.OrdinalIgnoreCase)).ToList();
+            key = noted.Count > 0 ? noted[0] : EntryKey.ByName(tableName);
+        }
+        if (file is null)
+        {
+            _files.Remove(key);
+            return;
+        }
+        if (!_files.TryGetValue(key, out var files))
+            _files.Add(key, files = (table, []));
+        if (files.Files.Count > 0 && files.Files[^1].Mod == mod && files.Files[^1].Companion == companion)
+            files.Files[^1] = (mod, file, companion); // the same mod's more specific rule
+        else
+            files.Files.Add((mod, file, companion));
+    }
+
+    /// <summary>
+    /// Merges each noted table whose entry the original holds: the entry (as the archive spells it), its new input (a merged
+    /// emulated file) and the report. <paramref name="contentOf"/> finds an entry and its bytes in the original. A game table
+    /// that is not one is reported and left to the last mod's file.
+    /// </summary>
+    public IEnumerable<(EntryKey Key, EntryInput? Input, TableMergeReport Report)> Merge(Func<string, (string Name, ArchiveSource Content)?> contentOf)
+    {
+        foreach (var (key, (table, files)) in _files)
+        {
+            if (contentOf(key.Name!) is not { } original)
+                continue; // a table the game does not have: the last mod's file is a new entry
+            var mods = files.Select(f => new TableModFile(f.Mod, EntryInput.FromFile(f.File), f.Companion)).ToList();
+            var content = original.Content;
+            yield return MergeOne(EntryKey.ByName(original.Name), table, files[^1].Mod,
+                EntryInput.FromFileSlice(content.Path, content.Offset, content.Length), mods);
+        }
+    }
+
+    private static (EntryKey, EntryInput?, TableMergeReport) MergeOne(EntryKey key, MergeableTable table, string lastMod,
+        EntryInput original, List<TableModFile> mods)
+    {
+        try
+        {
+            var merged = TableMerger.Merge(table, original, mods);
+            return (key, EntryInput.FromVirtualFile(merged.File, $"merged {key}"), merged.Report);
+        }
+        catch (InvalidDataException e)
+        {
+            return (key, null, new TableMergeReport(table.Path, [], [], [$"{e.Message}; not merged, {lastMod}'s file replaces it whole"]));
+        }
+    }
+}

@@ -1,0 +1,37 @@
+namespace ArchiveEmu.Core.Tables;
+
+/// <summary>The Persona games whose tables Persona Essentials merges.</summary>
+internal enum PersonaGame
+{
+    P5R,
+    P4G,
+    P3P,
+}
+
+/// <summary>Tells which Persona game a game folder holds, by its executable (as Essentials tells by the process it runs in).</summary>
+internal static class PersonaGames
+{
+    private static readonly (string Exe, PersonaGame Game)[] Executables =
+    [
+        ("P5R.exe", PersonaGame.P5R),
+        ("P4G.exe", PersonaGame.P4G),
+        ("P3P.exe", PersonaGame.P3P),
+    ];
+
+    /// <summary>The game whose executable sits in <paramref name="gameFolder"/> (name compared ignoring case), or null.</summary>
+    public static PersonaGame? Detect(string gameFolder)
+    {
+        if (!Directory.Exists(gameFolder))
+            return null;
+        foreach (var file in Directory.EnumerateFiles(gameFolder, "*.exe", new EnumerationOptions { MatchCasing = MatchCasing.CaseInsensitive }))
+        {
+            var name = Path.GetFileName(file);
+            foreach (var (exe, game) in Executables)
+            {
+                if (string.Equals(name, exe, StringComparison.OrdinalIgnoreCase))
+                    return game;
+            }
+        }
+        return null;
+    }
+}

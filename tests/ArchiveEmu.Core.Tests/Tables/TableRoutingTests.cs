@@ -1,0 +1,155 @@
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
+using ArchiveEmu.TestSupport;
+using ArchiveEmu.TestSupport.Cri;
+using ArchiveEmu.TestSupport.Persona;
+
+namespace ArchiveEmu.Core.Tests.Tables;
+
+/// <summary>
+/// Issue 31, "Merged tables": two mods' files for one Persona table inside a CPK (or inside the PAK inside it) are served
+/// merged, checked by re-reading the emulated CPK with the independent reader against the independent merger.
+/// </summary>
+public sealed class TableRoutingTests
+{
+    private TempDirectory _dir = null!;
+
+    [SetUp]
+    public void CreateFolder() => _dir = new TempDirectory("table-routing");
+
+    [TearDown]
+    public void DeleteFolder() => _dir.Dispose();
+
+    // A UNIT.TBL that compresses (so the CPK stores it CRILAYLA-encoded, and routing decodes the original to merge it).
+    private static byte[][] UnitSegments() =>
+        [new byte[68 * 8], new byte[2 * 40], new byte[2 * 40], TestData.Random(3, 17), new byte[2 * 20], TestData.Random(4, 50)];
+
+    private static byte[][] Copy(byte[][] segments) => segments.Select(s => s.ToArray()).ToArray();
+
+    private (byte[] Game, byte[] A, byte[] B) WriteP5R(bool withExe)
+    {
+        var game = UnitSegments();
+        var a = Copy(game);
+        a[0][68 * 2 + 30] = 0x11; // enemy 2, a u16 field: A and B both change it
+        a[1][6] = 0x22;
+        var b = Copy(game);
+        b[0][68 * 2 + 31] = 0x33;
+        b[0][68 * 5 + 50] = 0x44;
+        b[5] = [.. b[5], 1, 2, 3];
+        var original = PersonaTableWriter.Tbl(game);
+        if (withExe)
+            _dir.Write("game/P5R.exe", [0x4D, 0x5A]);
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed(
+            [new("BATTLE/TABLE", "UNIT.TBL", original, Compress: true), new("FONT", "FONT0.FNT", TestData.Random(5, 900))]));
+        var modA = _dir.Write("a/CRIFsV2Hook/CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL", PersonaTableWriter.Tbl(a));
+        var modB = _dir.Write("b/CRIFsV2Hook/CPK/any/battle/table/unit.tbl", PersonaTableWriter.Tbl(b));
+        return (original, File.ReadAllBytes(modA), File.ReadAllBytes(modB));
+    }
+
+    [Test]
+    public void TwoModsEditingOneP5RTable_AreServedMergedFieldByField()
+    {
+        var (original, a, b) = WriteP5R(withExe: true);
+
+        var plan = Resolve("a", "b");
+        var served = Serve("CPK/EN.CPK", "a", "b");
+
+        var read = CpkIndependentReader.Read(served);
+        Assert.That(read.Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").Compressed, Is.False);
+        var expectedConflicts = new List<ReferenceTableMerger.Conflict>();
+        var expected = ReferenceTableMerger.MergeTbl(original, [("a", a), ("b", b)], PersonaTableWriter.P5RLayouts.Unit, expectedConflicts);
+        Assert.That(read.Entries.Select(e => (e.Path, e.ContentSha256)), Is.EqualTo(new[]
+        {
+            ("BATTLE/TABLE/UNIT.TBL", Sha(expected)),
+            ("FONT/FONT0.FNT", Sha(TestData.Random(5, 900))),
+        }));
+        Assert.That(plan.Conflicts, Is.Empty, "a merged table is no whole-entry conflict");
+        var report = plan.FindArchive("CPK/EN.CPK")!.Tables.Single();
+        Assert.That(report.Conflicts.Select(c => (c.Segment, c.Offset, c.Width, c.Winner)),
+            Is.EqualTo(expectedConflicts.Select(c => (c.Segment, c.Offset, c.Width, c.Mods[^1]))));
+        Assert.That(report.Conflicts.First(), Is.EqualTo(new Core.Tables.TableConflict(0, 68 * 2 + 30, 2, ["a", "b"], "b")).Using<Core.Tables.TableConflict>(TableMergerTests.SameConflict));
+        Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(new[] { ("a", 2), ("b", 5) }), "b: two fields, and three appended 1-byte fields");
+    }
+
+    [Test]
+    public void WithoutAPersonaExecutable_TheLaterModReplacesTheTableWhole()
+    {
+        var (_, _, b) = WriteP5R(withExe: false);
+
+        var plan = Resolve("a", "b");
+        var read = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "a", "b"));
+
+        Assert.That(read.Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").ContentSha256, Is.EqualTo(Sha(b)));
+        Assert.That(plan.Conflicts.Single().Entry, Is.EqualTo("BATTLE/TABLE/UNIT.TBL"));
+        Assert.That(plan.FindArchive("CPK/EN.CPK")!.Tables, Is.Empty);
+    }
+
+    [Test]
+    public void TwoModsEditingAP4GTableInsideInitFreeBin_AreServedMerged()
+    {
+        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
+        byte[][] game = [TestData.Random(20, 60 * 3), TestData.Random(21, 2 * 10), TestData.Random(22, 2 * 10)];
+        var a = Copy(game);
+        a[0][60 + 20] ^= 0xFF;
+        var b = Copy(game);
+        b[2][3] ^= 0x0F;
+        var original = PersonaTableWriter.Tbl(true, game);
+        var other = TestData.Random(23, 300);
+        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
+        _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
+            [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/UNIT.TBL", original), ("battle/OTHER.BIN", other)]))]));
+        _dir.Write("a/CRIFsV2Hook/CPK/data/init_free.bin/battle/UNIT.TBL", PersonaTableWriter.Tbl(true, a));
+        _dir.Write("b/CRIFsV2Hook/CPK/data/init_free.bin/battle/UNIT.TBL", PersonaTableWriter.Tbl(true, b));
+
+        var served = Serve("data.cpk", "a", "b");
+
+        var entry = CpkIndependentReader.Read(served).Entries.Single();
+        var pak = _dir.Write("out/init_free.bin", File.ReadAllBytes(served).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
+        var expected = ReferenceTableMerger.MergeTbl(original, [("a", PersonaTableWriter.Tbl(true, a)), ("b", PersonaTableWriter.Tbl(true, b))],
+            PersonaTableWriter.P4GUnit, littleEndian: true);
+        Assert.That(PakIndependentReader.Read(pak, layout.Variant).Select(m => (m.Name, m.Sha256)),
+            Is.EqualTo(new[] { ("battle/UNIT.TBL", Sha(expected)), ("battle/OTHER.BIN", Sha(other)) }));
+    }
+
+    [TestCase(true)]
+    [TestCase(false)]
+    public void AP4GMsgtblBmd_ReplacesMsgTblsLastSegment_AndStaysAnEntryOfItsOwn(bool alsoEditedNames)
+    {
+        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
+        byte[][] game = [TestData.Random(30, 21 * 3), TestData.Random(31, 23 * 2), TestData.Random(32, 21), TestData.Random(33, 21), TestData.Random(34, 200)];
+        var names = Copy(game);
+        names[0][21 + 4] ^= 0xFF;
+        var bmd = TestData.Random(35, 333);
+        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
+        _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
+            [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/MSG.TBL", PersonaTableWriter.Tbl(true, game))]))]));
+        _dir.Write("bmd/CRIFsV2Hook/CPK/data/init_free.bin/battle/MSGTBL.bmd", bmd);
+        if (alsoEditedNames)
+            _dir.Write("names/CRIFsV2Hook/CPK/data/init_free.bin/battle/MSG.TBL", PersonaTableWriter.Tbl(true, names));
+        string[] mods = alsoEditedNames ? ["bmd", "names"] : ["bmd"];
+
+        var served = Serve("data.cpk", mods);
+
+        var entry = CpkIndependentReader.Read(served).Entries.Single();
+        var pak = _dir.Write("out/init_free.bin", File.ReadAllBytes(served).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
+        var expected = Copy(alsoEditedNames ? names : game);
+        expected[4] = bmd;
+        Assert.That(PakIndependentReader.Read(pak, layout.Variant).Select(m => (m.Name, m.Sha256)),
+            Is.EqualTo(new[] { ("battle/MSG.TBL", Sha(PersonaTableWriter.Tbl(true, expected))), ("battle/MSGTBL.bmd", Sha(bmd)) }));
+        var report = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Tables.Single();
+        Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(mods.Select(m => (m, 1))));
+    }
+
+    private RoutePlan Resolve(params string[] mods) => new ModRouter(_dir["game"], mods.Select(m => _dir[m]).ToArray()).Resolve();
+
+    private string Serve(string route, params string[] mods)
+    {
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], mods.Select(m => _dir[m]).ToArray()));
+        using var file = game.OpenFile(route);
+        var bytes = new byte[file.Length];
+        file.ReadExactly(0, bytes);
+        return _dir.Write($"served-{Guid.NewGuid():N}.bin", bytes);
+    }
+
+    private static string Sha(byte[] bytes) => AfsIndependentReader.Sha256(bytes);
+}

@@ -77,7 +77,7 @@ internal static class RouteKey
             text.Append(" from ").Append(change.Origin).Append(": ");
             if (change.Input is not { } input)
                 text.Append("delete");
-            else if (input.File is not null) // a virtual file has no identity to stat: its bytes are the key (routing never makes one)
+            else if (input.File is not null) // a virtual file (a merged Persona table) has no identity to stat: its bytes are the key
                 text.Append("virtual ").Append(ContentHash(input));
             else if (input.Path is null)
                 text.Append("bytes ").Append(Convert.ToHexStringLower(XxHash3.Hash(input.Bytes.Span)));

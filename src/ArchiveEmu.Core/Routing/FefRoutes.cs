@@ -20,6 +20,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     private readonly string _gameFull = Path.GetFullPath(gameRoot).Replace('\\', '/').TrimEnd('/');
     private readonly Dictionary<string, IArchiveFormat?> _formats = new(StringComparer.Ordinal);
     private readonly Dictionary<(string Route, string Format), Match[]> _matches = new();
+    private readonly Dictionary<(string Route, string Format), string> _misses = new(); // a CPK entry a route names that is not of its type
     private (string Relative, string Full)[]? _gameFiles; // full: the path FEF's routes are matched against, with '/'
     private ILookup<string, (string Relative, string Full)>? _byName;
 
@@ -171,10 +172,21 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     private static string RouteOf(Emulator emulator, string path) =>
         Path.GetRelativePath(emulator.Folder, path).Replace(Path.DirectorySeparatorChar, '/') is var r && r == "." ? "" : r;
 
-    private static string NoMatch(string folder, Emulator emulator, string route) =>
+    private string NoMatch(string folder, Emulator emulator, string route) =>
         $"mod folder {folder} ({emulator.Rule}/{route}) matches no {emulator.Format.ToUpperInvariant()} file of the game and no {emulator.Format.ToUpperInvariant()} "
         + "entry of its CPKs: FEF matches the end of a game file's path, Persona Essentials a CPK entry's whole path from the CPK's root, letter case aside; "
-        + "its files are not used";
+        + "its files are not used" + (Miss(route, emulator) is { } miss ? $" ({miss})" : "");
+
+    /// <summary>Why the longest leading run of the route that names a CPK entry is no match, if one does.</summary>
+    private string? Miss(string route, Emulator emulator)
+    {
+        for (int end = route.Length; end > 0; end = route.LastIndexOf('/', end - 1))
+        {
+            if (_misses.TryGetValue((route[..end], emulator.Format), out var miss))
+                return miss;
+        }
+        return null;
+    }
 
     /// <summary>
     /// An archive a route matched: a game archive (its path as the game spells it, and its format), or an archive stored as an
@@ -240,7 +252,12 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
             .Where(n => string.Equals(n.Opened?.Format?.Name, emulator.Format, StringComparison.OrdinalIgnoreCase))
             .Select(n => (n.Cpk, n.Entry, Source: n.Opened!.Value.Source, Format: n.Opened.Value.Format!)).ToList();
         if (archives.Count == 0)
+        {
+            if (named.FirstOrDefault() is ({ } cpk, { } entry))
+                _misses[(route, emulator.Format)] = $"{cpk.Relative} holds {entry.Name}, but it is " + (cpks.Open(cpk, entry) is not { } opened
+                    ? "stored in a way that cannot be read in place" : $"{(opened.Format is { } f ? "a " + f.Name.ToUpperInvariant() : "no archive ArchiveEmu knows")}");
             return [];
+        }
         bool boundEverywhere = emulator.Format is "pak" or "spd";
         var first = archives[0];
         return archives.Select(a => new Match(a.Cpk.Relative, a.Cpk.Format, boundEverywhere

@@ -129,6 +129,17 @@ public sealed class FefCpkRouteTests
     }
 
     [Test]
+    public void ARouteNamingACpkEntryThatHoldsNoArchiveOfItsType_IsOneWarningSayingWhatTheEntryIs()
+    {
+        EnCpk();
+        _dir.Write("mod/FEmulator/PAK/font/font0.fnt/x.bin", TestData.Random(15, 10));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Archives, Is.Empty);
+        Assert.That(plan.Warnings.Single(), Does.Contain("(FEmulator/PAK/font/font0.fnt)").And.Contain("CPK/EN.CPK holds FONT/FONT0.FNT, but it is no archive"));
+    }
+
+    [Test]
     public void OneMod_ReplacingACpkEntryWhole_AndChangingInsideIt_IsAmbiguous_NamingBothFiles()
     {
         EnCpk();

@@ -81,6 +81,21 @@ public sealed class FefCpkRouteTests
     }
 
     [Test]
+    public void AnAfsRoute_NamesACpkEntry_EachCpkHoldingItIsChangedFromItsOwnOriginal()
+    {
+        byte[][] en = [TestData.Random(16, 100), TestData.Random(17, 200)], jp = [TestData.Random(18, 300), TestData.Random(19, 400)];
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("SOUND", "VOICE.AFS", AfsTestWriter.Write(en))]));
+        _dir.Write("game/CPK/JP.CPK", CpkTestWriter.WriteNamed([new("SOUND", "VOICE.AFS", AfsTestWriter.Write(jp))]));
+        var voice = _dir.Write("mod/FEmulator/AFS/sound/voice.afs/1_line.adx", TestData.Random(20, 500));
+
+        foreach (var (cpk, original) in new[] { ("CPK/EN.CPK", en), ("CPK/JP.CPK", jp) })
+        {
+            var afs = _dir.Write($"out/{Path.GetFileName(cpk)}.afs", ReadCpk(cpk, "mod").Single().Bytes);
+            Assert.That(AfsIndependentReader.Read(afs).Select(e => e.Sha256), Is.EqualTo(new[] { Sha(original[0]), Sha(File.ReadAllBytes(voice)) }), cpk);
+        }
+    }
+
+    [Test]
     public void AnSpdRoute_NamesACpkEntry_ItsTexturesAreAdded()
     {
         _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("FONT/CHAT", "CHAT.SPD", SpdTests.Original())]));

@@ -49,6 +49,20 @@ public sealed class FefCpkRouteTests
     }
 
     [Test]
+    public void APakEntryStoredCompressed_IsDecodedOnce_AndServedEmulated_Uncompressed()
+    {
+        var text = new byte[4000]; // compressible, so CRI's packer rule stores it CRILAYLA
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("FIELD", "F.ARC", Pak(("a.bf", text), ("b.bf", Other)), Compress: true)]));
+        var a = _dir.Write("mod/FEmulator/PAK/field/f.arc/a.bf", TestData.Random(21, 64));
+        var stored = CpkIndependentReader.Read(_dir["game/CPK/EN.CPK"]).Entries.Single();
+        Assert.That(stored.FileSize, Is.LessThan(stored.ExtractSize), "the original stores it compressed");
+
+        var cpk = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "mod"));
+        Assert.That(cpk.Entries.Single().FileSize, Is.EqualTo(cpk.Entries.Single().ExtractSize), "stored uncompressed");
+        Assert.That(ReadPak(ReadCpk("CPK/EN.CPK", "mod").Single().Bytes), Is.EqualTo(new[] { ("a.bf", File.ReadAllBytes(a)), ("b.bf", Other) }));
+    }
+
+    [Test]
     public void OnePathInTwoCpks_BothServeOneArchive_BuiltFromTheLanguageCpksOriginal_AsEssentialsBindsIt()
     {
         EnCpk();

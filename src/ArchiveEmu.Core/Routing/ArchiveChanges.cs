@@ -94,6 +94,19 @@ internal sealed class ArchiveChanges
     }
 
     /// <summary>
+    /// Adds one mod file at <paramref name="rest"/> inside the entry <paramref name="entryName"/>, an archive emulated from
+    /// <paramref name="original"/>: the entry's own bytes, or those of the entry at the same path in another CPK (Persona
+    /// Essentials builds one archive from the first CPK holding the path and binds it over that path in every CPK).
+    /// </summary>
+    public void AddInside(string modRoot, string modName, string entryName, ArchiveSource original, IArchiveFormat format, string rest, string file,
+        string rule, int specificity, EntryNaming naming)
+    {
+        BeginMod(modRoot, modName);
+        var through = new ThroughEntry(EntryKey.ByName(entryName), entryName, original, format, rest);
+        Inner(through, modName, file, rule, specificity).AddPath(modRoot, modName, rest, file, rule, specificity, naming);
+    }
+
+    /// <summary>
     /// Adds one mod file for entry <paramref name="key"/>, placed by <paramref name="rule"/>. Within one mod the more specific rule
     /// wins (FileEmulationFramework's longer route, docs/DESIGN.md); two files of equal specificity are an <see cref="IOException"/>.
     /// </summary>

@@ -114,13 +114,23 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
     {
         if (Index.WhyNotInPlace(entry) is { } why)
             throw Refuse(folder, $"mod file {modFile} goes through it, but it is {why}");
-        var holder = Index.Source;
-        var source = new ArchiveSource(holder.Path, holder.Offset + entry.Offset, entry.Size, holder.Identity);
-        if (Index.StoredCodec(entry) is { } encoding)
-            source = decoded.Open(source, encoding); // the one copy: decoded once, into the cache folder or a private file
+        var source = Content(Index, entry, decoded)!;
         if (!_formats.TryGetValue(entry.Index, out var inner))
             _formats[entry.Index] = inner = ArchiveFormats.Detect(source);
         return inner is null ? null : new ThroughEntry(key, folder, source, inner, rest);
+    }
+
+    /// <summary>
+    /// The bytes of an entry as an archive inside reads them: a slice of the holding file, or its decoded copy when stored
+    /// compressed (the one copy: decoded once, into the cache folder or a private file); null when it cannot be read in place.
+    /// </summary>
+    internal static ArchiveSource? Content(ArchiveIndex index, ArchiveEntry entry, DecodedEntries decoded)
+    {
+        if (index.WhyNotInPlace(entry) is not null)
+            return null;
+        var holder = index.Source;
+        var source = new ArchiveSource(holder.Path, holder.Offset + entry.Offset, entry.Size, holder.Identity);
+        return index.StoredCodec(entry) is { } encoding ? decoded.Open(source, encoding) : source;
     }
 
     private ArchiveFormatException NotAnArchive(string folder, string modFile) =>

@@ -1,5 +1,4 @@
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.Formats.Cpk;
 
 namespace ArchiveEmu.Core.Routing;
 
@@ -8,40 +7,15 @@ namespace ArchiveEmu.Core.Routing;
 /// FEF mods"): each folder in it, named as the modder likes, holds files at their path inside the game's CPKs. A file replaces
 /// that path in every named CPK of the game that holds it (letter case aside, through an entry that holds an archive as in a
 /// mirror mod); a path no CPK holds is added to the CPK the folder is named after (<c>EN.CPK/</c> or <c>EN/</c>), else a
-/// warning. The hook has no deletion. One instance serves one <see cref="ModRouter.WalkMods"/>: the game folder is listed and
-/// its CPKs' indexes read once, and only when a mod has such a folder.
+/// warning. The hook has no deletion. The game's CPKs are listed and their indexes read once per
+/// <see cref="ModRouter.WalkMods"/> (<see cref="GameCpks"/>), and only when a mod has such a folder.
 /// </summary>
-internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)> slices,
-    Func<string, IArchiveFormat?> detect)
+internal sealed class CriFsRoutes(GameCpks cpks)
 {
     private const string Rule = "CRIFsV2Hook/CPK";
 
     // Every hook folder is as specific as another (two of one mod giving one entry are ambiguous), and less than Redirector/.
     private const int Specificity = int.MaxValue - 1;
-
-    /// <summary>A named CPK of the game: where it is, and its entry names (letter case aside).</summary>
-    private sealed record GameCpk(string Relative, IArchiveFormat Format, HashSet<string> Names)
-    {
-        /// <summary>Whether an entry is the path, or holds it (an entry named by its leading components: an archive inside).</summary>
-        public bool Holds(string path)
-        {
-            for (int end = path.Length; end > 0; end = path.LastIndexOf('/', end - 1))
-            {
-                if (Names.Contains(path[..end]))
-                    return true;
-            }
-            return false;
-        }
-
-        /// <summary>Whether the hook folder is named after this CPK: its file name, or that name without the extension.</summary>
-        public bool NamedAs(string folder)
-        {
-            var name = Path.GetFileName(Relative);
-            return name.Equals(folder, StringComparison.OrdinalIgnoreCase) || Path.GetFileNameWithoutExtension(name).Equals(folder, StringComparison.OrdinalIgnoreCase);
-        }
-    }
-
-    private GameCpk[]? _cpks;
 
     /// <summary>Adds the entries of one mod's <c>CRIFsV2Hook/</c> folder; <paramref name="archiveAt"/> gives a game archive's changes.</summary>
     public void Add(string modRoot, string modName, string criFsFolder, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
@@ -70,9 +44,9 @@ internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (
             foreach (var file in GamePaths.FilesInside(modRoot, folder))
             {
                 string inner = Path.GetRelativePath(folder, file).Replace(Path.DirectorySeparatorChar, '/');
-                var targets = Cpks().Where(c => c.Holds(inner)).ToList();
+                var targets = cpks.All.Where(c => c.Holds(inner)).ToList();
                 if (targets.Count == 0)
-                    targets = Cpks().Where(c => c.NamedAs(name)).ToList();
+                    targets = cpks.All.Where(c => c.NamedAs(name)).ToList();
                 if (targets.Count == 0)
                     unplaced.Add(inner);
                 // The hook binds the file by its path, with no deletion: x.del is a file named so, as in FEF's naming.
@@ -82,36 +56,6 @@ internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (
             if (unplaced.Count > 0)
                 warnings.Add($"mod folder {folder} ({Rule}/{name}): {unplaced.Count} file(s) at paths no CPK of the game holds, and no named CPK of "
                     + $"the game is called {name}, so they are not used ({string.Join(", ", unplaced.Take(3))}{(unplaced.Count > 3 ? ", …" : "")})");
-        }
-    }
-
-    /// <summary>
-    /// The game's named CPKs (files ending in .cpk, and CPK slices), in ordinal order, each index read once; ID-only CPKs hold no
-    /// paths (the hook cannot redirect loads by ID) and are left out, as is a CPK whose index cannot be read.
-    /// </summary>
-    private GameCpk[] Cpks() => _cpks ??= FefRoutes.ListGame(gameRoot, "", new HashSet<string>(StringComparer.Ordinal))
-        .Where(r => r.EndsWith(".cpk", StringComparison.OrdinalIgnoreCase))
-        .Concat(slices.Where(s => s.Value.Format == CpkFormat.Instance).Select(s => s.Key))
-        .Distinct().Order(StringComparer.Ordinal).Select(Read).OfType<GameCpk>().ToArray();
-
-    private GameCpk? Read(string relative)
-    {
-        var full = GamePaths.Full(gameRoot, relative);
-        if (!slices.ContainsKey(relative) && !GamePaths.FileExists(full))
-            return null; // a symlink leading nowhere holds nothing
-        try
-        {
-            var (source, format) = slices.TryGetValue(relative, out var slice) ? slice : (ArchiveSource.File(full), detect(full));
-            if (format?.Name != "cpk")
-                return null;
-            if (format.AddressingOf(source) != EntryAddressing.ByName)
-                return null;
-            var names = format.ReadIndex(source).Entries.Select(e => e.Name!).ToHashSet(format.NameComparer);
-            return new GameCpk(relative, format, names);
-        }
-        catch (Exception e) when (e is ArchiveFormatException or IOException)
-        {
-            return null; // building it, if a mod reaches it otherwise, reports the damage
         }
     }
 }

@@ -11,7 +11,7 @@ namespace ArchiveEmu.Core.Routing;
 /// archive as FEF's "PAKs within PAKs" go. One instance serves one <see cref="ModRouter.WalkMods"/>: the game folder is listed
 /// once, and only when a mod has such folders.
 /// </summary>
-internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IArchiveFormat> slices, Func<string, IArchiveFormat?> detect)
+internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IArchiveFormat> slices, Func<string, IArchiveFormat?> detect, GameCpks cpks)
 {
     /// <summary>One FEF emulator folder: where it is, what reports call it, the format it feeds, the extension FEF requires (null: any
     /// name), and how its files name entries.</summary>
@@ -19,7 +19,8 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
 
     private readonly string _gameFull = Path.GetFullPath(gameRoot).Replace('\\', '/').TrimEnd('/');
     private readonly Dictionary<string, IArchiveFormat?> _formats = new(StringComparer.Ordinal);
-    private readonly Dictionary<(string Route, string Format), string[]> _matches = new();
+    private readonly Dictionary<(string Route, string Format), Match[]> _matches = new();
+    private readonly Dictionary<(string Route, string Format), string> _misses = new(); // a CPK entry a route names that is not of its type
     private (string Relative, string Full)[]? _gameFiles; // full: the path FEF's routes are matched against, with '/'
     private ILookup<string, (string Relative, string Full)>? _byName;
 
@@ -86,7 +87,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
                 continue;
             }
             foreach (var archive in archives)
-                archive.Changes(archiveAt).AddFile(modRoot, modName, file, EntryKey.ByIndex(index), delete: false, $"{emulator.Rule}/{route}", route.Length);
+                archive.Add(archiveAt, modRoot, modName, Path.GetFileName(file), file, $"{emulator.Rule}/{route}", route.Length, (_, _, _) => (EntryKey.ByIndex(index), false));
         }
     }
 
@@ -114,10 +115,10 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
                 string entry = string.Join('/', parts[k..]);
                 foreach (var archive in archives)
                 {
-                    if (emulator.Format == "pak" && SpdFolderFor($"{archive.Relative}/{entry}", spdFolders) is { } sprites)
-                        AddThroughDummy(modRoot, modName, archive.Changes(archiveAt), entry, sprites, route.Length);
+                    if (emulator.Format == "pak" && SpdFolderFor($"{archive.Path}/{entry}", spdFolders) is { } sprites)
+                        AddThroughDummy(modRoot, modName, archive, archiveAt, entry, sprites, route.Length);
                     else
-                        archive.Changes(archiveAt).AddPath(modRoot, modName, entry, file, $"{emulator.Rule}/{route}", route.Length, EntryFileName.ParseFef);
+                        archive.Add(archiveAt, modRoot, modName, entry, file, $"{emulator.Rule}/{route}", route.Length, EntryFileName.ParseFef);
                 }
             }
             if (!placed)
@@ -160,43 +161,108 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         .MaxBy(f => f.Route.Length);
 
     /// <summary>The dummy file names the PAK entry; the sprite folder's files are the changes inside it, through the nested route.</summary>
-    private static void AddThroughDummy(string modRoot, string modName, ArchiveChanges pak, string entry, SpdFolder sprites, int specificity)
+    private static void AddThroughDummy(string modRoot, string modName, Match pak, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, string entry,
+        SpdFolder sprites, int specificity)
     {
         sprites.Used = true;
         foreach (var file in sprites.Files.Order(StringComparer.Ordinal))
-            pak.AddPath(modRoot, modName, $"{entry}/{Path.GetFileName(file)}", file, $"FEmulator/SPD/{sprites.Route}", specificity, EntryFileName.ParseFef);
+            pak.Add(archiveAt, modRoot, modName, $"{entry}/{Path.GetFileName(file)}", file, $"FEmulator/SPD/{sprites.Route}", specificity, EntryFileName.ParseFef);
     }
 
     private static string RouteOf(Emulator emulator, string path) =>
         Path.GetRelativePath(emulator.Folder, path).Replace(Path.DirectorySeparatorChar, '/') is var r && r == "." ? "" : r;
 
-    private static string NoMatch(string folder, Emulator emulator, string route) =>
-        $"mod folder {folder} ({emulator.Rule}/{route}) matches no {emulator.Format.ToUpperInvariant()} file of the game: FEF matches the end of a game file's "
-        + "path, letter case aside; its files are not used";
+    private string NoMatch(string folder, Emulator emulator, string route) =>
+        $"mod folder {folder} ({emulator.Rule}/{route}) matches no {emulator.Format.ToUpperInvariant()} file of the game and no {emulator.Format.ToUpperInvariant()} "
+        + "entry of its CPKs: FEF matches the end of a game file's path, Persona Essentials a CPK entry's whole path from the CPK's root, letter case aside; "
+        + "its files are not used" + (Miss(route, emulator) is { } miss ? $" ({miss})" : "");
 
-    /// <summary>A game archive a route matched: its path as the game spells it, and its format.</summary>
-    private readonly record struct Match(string Relative, IArchiveFormat Format)
+    /// <summary>Why the longest leading run of the route that names a CPK entry is no match, if one does.</summary>
+    private string? Miss(string route, Emulator emulator)
     {
-        public ArchiveChanges Changes(Func<string, IArchiveFormat, ArchiveChanges> archiveAt) => archiveAt(Relative, Format);
+        for (int end = route.Length; end > 0; end = route.LastIndexOf('/', end - 1))
+        {
+            if (_misses.TryGetValue((route[..end], emulator.Format), out var miss))
+                return miss;
+        }
+        return null;
     }
 
     /// <summary>
+    /// An archive a route matched: a game archive (its path as the game spells it, and its format), or an archive stored as an
+    /// entry of a game CPK (the CPK, and the entry with the original it is emulated from).
+    /// </summary>
+    private sealed record Match(string Relative, IArchiveFormat Format, CpkEntryArchive? Inside = null)
+    {
+        /// <summary>Where the archive is: the game file, or the CPK's path then the entry's.</summary>
+        public string Path => Inside is null ? Relative : $"{Relative}/{Inside.Name}";
+
+        /// <summary>Adds a mod file at <paramref name="innerPath"/> inside the matched archive (an entry, or a path through one).</summary>
+        public void Add(Func<string, IArchiveFormat, ArchiveChanges> archiveAt, string modRoot, string modName, string innerPath, string file, string rule,
+            int specificity, EntryNaming naming)
+        {
+            var changes = archiveAt(Relative, Format);
+            if (Inside is null)
+                changes.AddPath(modRoot, modName, innerPath, file, rule, specificity, naming);
+            else
+                changes.AddInside(modRoot, modName, Inside.Name, Inside.Original, Inside.Format, innerPath, file, rule, specificity, naming);
+        }
+    }
+
+    /// <summary>An entry of a game CPK holding an archive, as the CPK spells it, and the original the emulated archive is built from.</summary>
+    private sealed record CpkEntryArchive(string Name, ArchiveSource Original, IArchiveFormat Format);
+
+    /// <summary>
     /// The game archives of the emulator's type whose full path ends with <paramref name="route"/>, letter case aside: FEF's rule
-    /// (its docs/routing.md). FEF's AFS and AWB emulators also require the extension; its PAK emulator takes any name.
+    /// (its docs/routing.md). FEF's AFS and AWB emulators also require the extension; its PAK emulator takes any name. Then the
+    /// archives stored in the game's CPKs that the route names (<see cref="CpkMatches"/>).
     /// </summary>
     private Match[] Matches(string route, Emulator emulator)
     {
         if (_matches.TryGetValue((route, emulator.Format), out var cached))
-            return cached.Select(r => new Match(r, FormatOf(r)!)).ToArray();
+            return cached;
         // A route with a '/' ends with a whole file name: only game files of that name can match.
         var candidates = route.LastIndexOf('/') is var slash and >= 0 ? GameFilesNamed(route[(slash + 1)..]) : GameFiles();
         var found = candidates
             .Where(f => f.Full.EndsWith(route, StringComparison.OrdinalIgnoreCase)).Select(f => f.Relative)
             .Where(r => emulator.Extension is null || r.EndsWith(emulator.Extension, StringComparison.OrdinalIgnoreCase))
             .Where(r => string.Equals(FormatOf(r)?.Name, emulator.Format, StringComparison.OrdinalIgnoreCase))
+            .Select(r => new Match(r, FormatOf(r)!))
+            .Concat(CpkMatches(route, emulator))
             .ToArray();
-        _matches[(route, emulator.Format)] = found;
-        return found.Select(r => new Match(r, FormatOf(r)!)).ToArray();
+        return _matches[(route, emulator.Format)] = found;
+    }
+
+    /// <summary>
+    /// The entries of the game's named CPKs the route names, holding an archive of the emulator's type: by the entry's whole path
+    /// from the CPK's root, letter case aside, as Persona Essentials finds a PAK or SPD (p5rpc.modloader Merging/PakMerger.cs,
+    /// SpdMerger.cs); an AWB or AFS route, which FEF's emulators match by the end of a path, then by the end of the entry's path.
+    /// Essentials builds a PAK or SPD from the first CPK holding it (language CPK, then base) and binds the result over that path in
+    /// every CPK; FEF's AWB and AFS emulators change each file from its own original. One dictionary lookup per CPK; only the
+    /// entries named are opened.
+    /// </summary>
+    private IEnumerable<Match> CpkMatches(string route, Emulator emulator)
+    {
+        var named = cpks.EssentialsOrder.Where(c => c.Names.ContainsKey(route)).Select(c => (Cpk: c, Entry: c.Names[route])).ToList();
+        if (named.Count == 0 && emulator.Format is "awb" or "afs")
+            named = cpks.EssentialsOrder.SelectMany(c => c.NamedFile(route[(route.LastIndexOf('/') + 1)..])
+                .Where(e => e.Name!.EndsWith("/" + route, StringComparison.OrdinalIgnoreCase)).Select(e => (Cpk: c, Entry: e))).ToList();
+        var archives = named.Where(n => emulator.Extension is null || n.Entry.Name!.EndsWith(emulator.Extension, StringComparison.OrdinalIgnoreCase))
+            .Select(n => (n.Cpk, n.Entry, Opened: cpks.Open(n.Cpk, n.Entry)))
+            .Where(n => string.Equals(n.Opened?.Format?.Name, emulator.Format, StringComparison.OrdinalIgnoreCase))
+            .Select(n => (n.Cpk, n.Entry, Source: n.Opened!.Value.Source, Format: n.Opened.Value.Format!)).ToList();
+        if (archives.Count == 0)
+        {
+            if (named.FirstOrDefault() is ({ } cpk, { } entry))
+                _misses[(route, emulator.Format)] = $"{cpk.Relative} holds {entry.Name}, but it is " + (cpks.Open(cpk, entry) is not { } opened
+                    ? "stored in a way that cannot be read in place" : $"{(opened.Format is { } f ? "a " + f.Name.ToUpperInvariant() : "no archive ArchiveEmu knows")}");
+            return [];
+        }
+        bool boundEverywhere = emulator.Format is "pak" or "spd";
+        var first = archives[0];
+        return archives.Select(a => new Match(a.Cpk.Relative, a.Cpk.Format, boundEverywhere
+            ? new CpkEntryArchive(a.Entry.Name!, first.Source, first.Format)
+            : new CpkEntryArchive(a.Entry.Name!, a.Source, a.Format)));
     }
 
     private IArchiveFormat? FormatOf(string relative)

@@ -9,6 +9,7 @@ internal sealed partial class ModRouter
     {
         private FefRoutes? _fef;
         private CriFsRoutes? _criFs;
+        private GameCpks? _cpks; // one listing and one index read per CPK, shared by CRIFsV2Hook folders and FEF routes
 
         /// <summary>A mod in Reloaded-II's layout: only its mods' folders give game files, <c>Redirector/</c>, the FEF folders, then <c>CRIFsV2Hook/</c>.</summary>
         private void ReloadedMod(ReloadedModLayout layout)
@@ -18,11 +19,12 @@ internal sealed partial class ModRouter
                 _rule = ModRules.Redirector;
                 Folder(redirector, "", inGame: true, warned: false);
             }
-            _fef ??= new FefRoutes(router._game, router._slices.ToDictionary(s => s.Key, s => s.Value.Format), router._detect);
+            _cpks ??= new GameCpks(router._game, router._slices, router._detect, _decoded);
+            _fef ??= new FefRoutes(router._game, router._slices.ToDictionary(s => s.Key, s => s.Value.Format), router._detect, _cpks);
             _fef.Add(_modRoot, _modName, layout, GameArchive, Warnings);
             if (layout.CriFsV2Hook is { } criFs)
             {
-                _criFs ??= new CriFsRoutes(router._game, router._slices, router._detect);
+                _criFs ??= new CriFsRoutes(_cpks);
                 _criFs.Add(_modRoot, _modName, criFs, GameArchive, Warnings);
             }
             if (layout.OthersWarning(_modRoot) is { } others)

@@ -1,0 +1,101 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Formats.Cpk;
+
+namespace ArchiveEmu.Core.Routing;
+
+/// <summary>A named CPK of the game: where it is, its index, and its entries by name (letter case aside).</summary>
+internal sealed record GameCpk(string Relative, IArchiveFormat Format, ArchiveIndex Index, Dictionary<string, ArchiveEntry> Names)
+{
+    private ILookup<string, ArchiveEntry>? _byFileName;
+
+    /// <summary>Whether an entry is the path, or holds it (an entry named by its leading components: an archive inside).</summary>
+    public bool Holds(string path)
+    {
+        for (int end = path.Length; end > 0; end = path.LastIndexOf('/', end - 1))
+        {
+            if (Names.ContainsKey(path[..end]))
+                return true;
+        }
+        return false;
+    }
+
+    /// <summary>Whether a folder is named after this CPK: its file name, or that name without the extension.</summary>
+    public bool NamedAs(string folder)
+    {
+        var name = Path.GetFileName(Relative);
+        return name.Equals(folder, StringComparison.OrdinalIgnoreCase) || Path.GetFileNameWithoutExtension(name).Equals(folder, StringComparison.OrdinalIgnoreCase);
+    }
+
+    /// <summary>The entries whose last path component is <paramref name="fileName"/>, letter case aside (built on first use).</summary>
+    public IEnumerable<ArchiveEntry> NamedFile(string fileName) =>
+        (_byFileName ??= Names.Values.ToLookup(e => e.Name![(e.Name!.LastIndexOf('/') + 1)..], StringComparer.OrdinalIgnoreCase))[fileName];
+}
+
+/// <summary>
+/// The game's named CPKs, listed and their indexes read once per <see cref="ModRouter.WalkMods"/>, and only when a mod's layout
+/// looks into CPKs (CRIFsV2Hook folders, FEmulator routes): CRI FileSystem V2 Hook's folders and FEF routes into CPK entries
+/// share one listing. An entry holding an archive is opened (decoded if stored compressed) and its format detected only when a
+/// route names it: P5R's CPKs hold tens of thousands of entries.
+/// </summary>
+internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)> slices,
+    Func<string, IArchiveFormat?> detect, DecodedEntries decoded)
+{
+    private GameCpk[]? _cpks;
+    private readonly Dictionary<(string Cpk, int Entry), (ArchiveSource Source, IArchiveFormat? Format)> _opened = new();
+
+    /// <summary>
+    /// The game's named CPKs (files ending in .cpk, and CPK slices), in ordinal order, each index read once; ID-only CPKs hold no
+    /// paths (the hook cannot redirect loads by ID) and are left out, as is a CPK whose index cannot be read.
+    /// </summary>
+    public GameCpk[] All => _cpks ??= FefRoutes.ListGame(gameRoot, "", new HashSet<string>(StringComparer.Ordinal))
+        .Where(r => r.EndsWith(".cpk", StringComparison.OrdinalIgnoreCase))
+        .Concat(slices.Where(s => s.Value.Format == CpkFormat.Instance).Select(s => s.Key))
+        .Distinct().Order(StringComparer.Ordinal).Select(Read).OfType<GameCpk>().ToArray();
+
+    /// <summary>
+    /// The CPKs in the order Persona Essentials looks for an original (p5rpc.modloader Mod_Merging.cs): the language's CPK first
+    /// (English's: EN.CPK, DATA_E.CPK, data_EN.cpk — Essentials' default), the base CPK second (BASE.CPK, DATA.CPK, umd0.cpk), then the rest.
+    /// </summary>
+    public IEnumerable<GameCpk> EssentialsOrder => All.OrderBy(c => Rank(Path.GetFileNameWithoutExtension(c.Relative)));
+
+    private static int Rank(string name) =>
+        s_languageCpks.Contains(name) ? 0 : s_baseCpks.Contains(name) ? 1 : 2;
+
+    private static readonly HashSet<string> s_languageCpks = new(["EN", "DATA_E", "data_EN"], StringComparer.OrdinalIgnoreCase);
+    private static readonly HashSet<string> s_baseCpks = new(["BASE", "DATA", "umd0"], StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// The content of an entry and its format (null: no archive ArchiveEmu knows), opened once: a compressed entry is decoded
+    /// through <see cref="DecodedEntries"/>, as a mod path through it would be. Null when the entry cannot be read in place.
+    /// </summary>
+    public (ArchiveSource Source, IArchiveFormat? Format)? Open(GameCpk cpk, ArchiveEntry entry)
+    {
+        if (_opened.TryGetValue((cpk.Relative, entry.Index), out var opened))
+            return opened;
+        if (ArchiveInside.Content(cpk.Index, entry, decoded) is not { } source)
+            return null;
+        return _opened[(cpk.Relative, entry.Index)] = (source, ArchiveFormats.Detect(source));
+    }
+
+    private GameCpk? Read(string relative)
+    {
+        var full = GamePaths.Full(gameRoot, relative);
+        if (!slices.ContainsKey(relative) && !GamePaths.FileExists(full))
+            return null; // a symlink leading nowhere holds nothing
+        try
+        {
+            var (source, format) = slices.TryGetValue(relative, out var slice) ? slice : (ArchiveSource.File(full), detect(full));
+            if (format?.Name != "cpk" || format.AddressingOf(source) != EntryAddressing.ByName)
+                return null;
+            var index = format.ReadIndex(source);
+            var names = new Dictionary<string, ArchiveEntry>(format.NameComparer);
+            foreach (var entry in index.Entries)
+                names.TryAdd(entry.Name!, entry);
+            return new GameCpk(relative, format, index, names);
+        }
+        catch (Exception e) when (e is ArchiveFormatException or IOException)
+        {
+            return null; // building it, if a mod reaches it otherwise, reports the damage
+        }
+    }
+}

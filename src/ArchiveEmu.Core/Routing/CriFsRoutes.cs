@@ -14,9 +14,7 @@ namespace ArchiveEmu.Core.Routing;
 internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)> slices,
     Func<string, IArchiveFormat?> detect)
 {
-    private const string Rule = "CRIFsV2Hook/CPK";
-
-    // Every hook folder is as specific as another (two of one mod giving one entry are ambiguous), and less than Redirector/.
+    // Every folder of one probing path is as specific as another (two of one mod giving one entry are ambiguous), and less than Redirector/.
     private const int Specificity = int.MaxValue - 1;
 
     /// <summary>A named CPK of the game: where it is, and its entry names (letter case aside).</summary>
@@ -43,31 +41,37 @@ internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (
 
     private GameCpk[]? _cpks;
 
-    /// <summary>Adds the entries of one mod's <c>CRIFsV2Hook/</c> folder; <paramref name="archiveAt"/> gives a game archive's changes.</summary>
-    public void Add(string modRoot, string modName, string criFsFolder, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
+    /// <summary>
+    /// Adds the entries of one mod's CPK layout folder (<c>CRIFsV2Hook/</c> or <c>P5REssentials/</c>, named <paramref name="layout"/>), its files
+    /// that <paramref name="applies"/> keeps; <paramref name="archiveAt"/> gives a game archive's changes.
+    /// </summary>
+    public void Add(string modRoot, string modName, string layoutFolder, string layout, Func<string, bool> applies,
+        Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
-        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, criFsFolder))
+        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, layoutFolder))
         {
             if (isFolder && Path.GetFileName(path).Equals("CPK", StringComparison.OrdinalIgnoreCase))
-                AddCpkFolder(modRoot, modName, path, archiveAt, warnings);
+                AddCpkFolder(modRoot, modName, path, $"{layout}/CPK", applies, archiveAt, warnings);
             else
-                warnings.Add($"{path}: ArchiveEmu reads CRIFsV2Hook/CPK only; this {(isFolder ? "folder" : "file")} is not used");
+                warnings.Add($"{path}: ArchiveEmu reads {layout}/CPK only; this {(isFolder ? "folder" : "file")} is not used");
         }
     }
 
-    private void AddCpkFolder(string modRoot, string modName, string cpkFolder, Func<string, IArchiveFormat, ArchiveChanges> archiveAt,
-        List<string> warnings)
+    private void AddCpkFolder(string modRoot, string modName, string cpkFolder, string rule, Func<string, bool> applies,
+        Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
+        // The hook probes CRIFsV2Hook/CPK, then P5REssentials/CPK, and binds the last file a path gets: within one mod the latter wins.
+        int specificity = rule.StartsWith("CRIFsV2Hook", StringComparison.Ordinal) ? Specificity - 1 : Specificity;
         foreach (var (folder, isFolder) in GamePaths.EntriesInside(modRoot, cpkFolder))
         {
             if (!isFolder)
             {
-                warnings.Add($"{folder}: CRI FileSystem V2 Hook reads files in a folder of CRIFsV2Hook/CPK/ (CRIFsV2Hook/CPK/<any name>/<path in the CPK>); this file is not used");
+                warnings.Add($"{folder}: CRI FileSystem V2 Hook reads files in a folder of {rule}/ ({rule}/<any name>/<path in the CPK>); this file is not used");
                 continue;
             }
             string name = Path.GetFileName(folder);
             var unplaced = new List<string>();
-            foreach (var file in GamePaths.FilesInside(modRoot, folder))
+            foreach (var file in GamePaths.FilesInside(modRoot, folder).Where(applies))
             {
                 string inner = Path.GetRelativePath(folder, file).Replace(Path.DirectorySeparatorChar, '/');
                 var targets = Cpks().Where(c => c.Holds(inner)).ToList();
@@ -77,10 +81,10 @@ internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (
                     unplaced.Add(inner);
                 // The hook binds the file by its path, with no deletion: x.del is a file named so, as in FEF's naming.
                 foreach (var cpk in targets)
-                    archiveAt(cpk.Relative, cpk.Format).AddPath(modRoot, modName, inner, file, $"{Rule}/{name}", Specificity, EntryFileName.ParseFef);
+                    archiveAt(cpk.Relative, cpk.Format).AddPath(modRoot, modName, inner, file, $"{rule}/{name}", specificity, EntryFileName.ParseFef);
             }
             if (unplaced.Count > 0)
-                warnings.Add($"mod folder {folder} ({Rule}/{name}): {unplaced.Count} file(s) at paths no CPK of the game holds, and no named CPK of "
+                warnings.Add($"mod folder {folder} ({rule}/{name}): {unplaced.Count} file(s) at paths no CPK of the game holds, and no named CPK of "
                     + $"the game is called {name}, so they are not used ({string.Join(", ", unplaced.Take(3))}{(unplaced.Count > 3 ? ", …" : "")})");
         }
     }

@@ -97,9 +97,11 @@ internal sealed partial class ModRouter
             Add(layout.AfsRedirector, "AfsRedirector");
             Add(layout.CriFsV2Hook, "CRIFsV2Hook/CPK");
             Add(layout.P5REssentials, "P5REssentials/CPK");
-            if (code.Dummies.Count > 0)
-                notApplied.Add(new NotApplied(_modName, "(dummy files)", code.Dummies.Select(d => InGameCode.Relative(_modRoot, d)).Order(StringComparer.Ordinal).ToArray(),
-                    "dummy BF/BMD files for scripts compiled in the game; the game's own file is served unchanged"));
+            // One line per layout folder holding dummies: FEmulator/PAK, or P5REssentials/CPK/<folder> (CRIFsV2Hook's alike).
+            foreach (var group in code.Dummies.Select(d => InGameCode.Relative(_modRoot, d).Split('/'))
+                .GroupBy(parts => string.Join('/', parts[..Math.Min(parts.Length - 1, IsNamed(parts[0], "FEmulator") ? 2 : 3)])).OrderBy(g => g.Key, StringComparer.Ordinal))
+                notApplied.Add(new NotApplied(_modName, group.Key, group.Select(parts => string.Join('/', parts[(group.Key.Count(c => c == '/') + 1)..]))
+                    .Order(StringComparer.Ordinal).ToArray(), "dummy files for scripts compiled in the game; the game's own file is served as it is"));
             return applied;
         }
 

@@ -40,7 +40,7 @@ public sealed class NotAppliedReportTests
         {
             ("mod", "bgme", "battle.pme"),
             ("mod", "FEmulator/BF", "f007.flow"),
-            ("mod", "(dummy files)", "P5REssentials/CPK/EN.CPK/field/f007.bf"),
+            ("mod", "P5REssentials/CPK/EN.CPK", "field/f007.bf"),
         }));
         var mod = doc.RootElement.GetProperty("mods").EnumerateArray().Single();
         Assert.That(mod.GetProperty("layout").GetString(), Is.EqualTo("Reloaded-II"));

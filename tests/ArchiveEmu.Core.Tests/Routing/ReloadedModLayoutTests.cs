@@ -117,7 +117,7 @@ public sealed class ReloadedModLayoutTests
         {
             ["FEmulator/BF"] = "f007.flow",
             ["FEmulator/BMD"] = "e722_103.msg",
-            ["(dummy files)"] = "P5REssentials/CPK/EN.CPK/field/f007.bf",
+            ["P5REssentials/CPK/EN.CPK"] = "field/f007.bf",
         }));
         Assert.That(plan.Warnings, Is.Empty);
     }

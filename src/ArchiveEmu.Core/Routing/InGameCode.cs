@@ -14,6 +14,7 @@ internal sealed class InGameCode
     {
         // BGME.Framework reads <mod>/bgme (Path.Join(modDir, "bgme")); PERSONA.md also names BGME/<game>/, the same name letter case aside.
         ["bgme"] = "BGME music scripts, applied by BGME Framework's code inside the game",
+        // Ryo.Reloaded Mod.cs: Path.Join(modDir, "ryo", <the game's AppId without extension>).
         ["ryo"] = "Ryo Framework audio and movies, applied by its code inside the game",
         // P3R.CostumeFramework reads <mod>/costumes (Mod.cs: Path.Join(modDir, "costumes", "overrides.yaml")).
         ["costumes"] = "Costume Framework costumes, applied by its code inside the game",

@@ -44,6 +44,9 @@ internal static class LanguageFolders
                 notApplied.Add(new NotApplied(modName, folder, names, $"language folder for {lang}; the game's language is {language}", Quiet: true));
                 continue;
             }
+            if (Ids.First(id => id.Equals(lang, StringComparison.OrdinalIgnoreCase)) is var id && id != lang)
+                warnings.Add($"mod folder {path}: applied for {language}, but the Localisation Framework in the game finds it only spelled {id} "
+                    + "(it knows the id letter case aside, then looks the folder up as spelled)");
             var unmatched = new List<string>();
             int used = 0;
             foreach (var (file, route) in files.Zip(names))

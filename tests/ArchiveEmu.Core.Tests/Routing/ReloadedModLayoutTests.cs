@@ -165,6 +165,18 @@ public sealed class ReloadedModLayoutTests
     }
 
     [Test]
+    public void ALanguageFolderSpelledInAnotherCase_Applies_WithAWarningThatTheFrameworkWouldNot()
+    {
+        Config("mod");
+        _dir.Write("mod/P5REssentials/CPK/EN.CPK/FONT/FONT0.FNT", [1]);
+        var hans = _dir.Write("mod/FEmulator/L10N/ZH-HANS/FONT/FONT0.FNT", TestData.Random(12, 40));
+
+        var plan = ResolveIn("zh-Hans", "mod");
+        AssertCpk(plan, "CPK/EN.CPK", ("FONT/FONT0.FNT", File.ReadAllBytes(hans)), ("field/f007.bf", Script));
+        Assert.That(plan.Warnings.Single(), Does.Contain("ZH-HANS").And.Contain("only spelled zh-Hans"));
+    }
+
+    [Test]
     public void ALanguageFileMatchingNoFileOfTheMod_IsWarnedAbout_AndAddsNothing()
     {
         Config("mod");

@@ -45,7 +45,8 @@ internal sealed partial class ModRouter
             var report = new ModReport(_modName, _modRoot, ModReport.ReloadedLayout, applied, languages, notApplied);
             if (report.AppliesNothing)
                 Warnings.Add($"mod folder {_modRoot}: none of its files is applied by ArchiveEmu"
-                    + (notApplied.Count > 0 ? " (they are listed as not applied, with why)" : " (it has no file in a layout folder)"));
+                    + (notApplied.Count > 0 ? " (they are listed as not applied, with why)"
+                        : " (it has no file in a layout folder: a code mod, whose DLL runs only inside the game under Reloaded-II?)"));
             return report;
         }
 
@@ -73,7 +74,8 @@ internal sealed partial class ModRouter
             }
             if (loose.Count > 0)
                 notApplied.Add(new NotApplied(_modName, "", loose.Order(StringComparer.Ordinal).ToArray(),
-                    "files at a Reloaded-II mod's root are no game files, as in Reloaded-II (whole-file replacements go in Redirector/)"));
+                    "files at a Reloaded-II mod's root are no game files, as in Reloaded-II (a code mod's DLLs run inside the game; "
+                    + "whole-file replacements go in Redirector/)"));
         }
 
         /// <summary>The layout folders with a file applied; the scripts compiled in the game and their dummies go to <paramref name="notApplied"/>.</summary>

@@ -42,12 +42,12 @@ internal sealed partial class ModRouter
                 && GamePaths.EntriesInside(_modRoot, fEmulator).FirstOrDefault(e => e.IsFolder && IsNamed(e.Path, LanguageFolders.Folder)).Path is { } l10n
                 ? LanguageFolders.Read(_modRoot, _modName, l10n, router.Language, AppliedFiles(layout, code), Localised, notApplied, Warnings)
                 : [];
-            var report = new ModReport(_modName, _modRoot, ModReport.ReloadedLayout, applied, languages, notApplied);
-            if (report.AppliesNothing)
+            if (applied.Count == 0 && layout.HasCode) // a code mod: said plainly, but it is what such a mod is, not a mistake
+                notApplied.Add(new NotApplied(_modName, "", layout.Code, "a code mod: its DLL runs only inside the game under Reloaded-II"));
+            else if (applied.Count == 0)
                 Warnings.Add($"mod folder {_modRoot}: none of its files is applied by ArchiveEmu"
-                    + (notApplied.Count > 0 ? " (they are listed as not applied, with why)"
-                        : " (it has no file in a layout folder: a code mod, whose DLL runs only inside the game under Reloaded-II?)"));
-            return report;
+                    + (notApplied.Count > 0 ? " (they are listed as not applied, with why)" : " (it has no file in a layout folder)"));
+            return new ModReport(_modName, _modRoot, ModReport.ReloadedLayout, applied, languages, notApplied);
         }
 
         /// <summary>The root's entries outside the layout folders: folders only code in the game reads, unknown folders, loose files.</summary>
@@ -65,6 +65,8 @@ internal sealed partial class ModRouter
                 var files = GamePaths.FilesInside(_modRoot, path).Select(f => InGameCode.Relative(path, f)).Order(StringComparer.Ordinal).ToArray();
                 if (InGameCode.RootReason(name) is { } reason)
                     notApplied.Add(new NotApplied(_modName, name, files, reason));
+                else if (layout.HasCode && !ReloadedModLayout.NearlyALayout(name)) // a code mod's runtimes/, Template/, …: its DLL's own files
+                    notApplied.Add(new NotApplied(_modName, name, files, "part of a code mod (ModConfig.json names its DLL), which runs only inside the game"));
                 else
                 {
                     string closest = ReloadedModLayout.Closest(name);

@@ -19,15 +19,17 @@ internal sealed class ReloadedModLayout
     // Reloaded-II, source/Reloaded.Mod.Loader.IO/Config/ModConfig.cs: the fields naming files beside ModConfig.json,
     // the icon's usual name (IconFileName) and the update metadata's default name (ReleaseMetadataFileName).
     private static readonly string[] FileFields = ["ModIcon", "ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64", "ReleaseMetadataFileName"];
+    private static readonly string[] CodeFields = ["ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64"];
     private static readonly string[] DefaultNames = ["Preview.png", "Sewer56.Update.ReleaseMetadata.json"];
 
     private readonly Dictionary<string, string> _layouts;
 
-    private ReloadedModLayout(Dictionary<string, string> layouts, bool hasConfig, HashSet<string> metadata, IReadOnlyList<(string Path, bool IsFolder)> others,
-        string? warning)
+    private ReloadedModLayout(Dictionary<string, string> layouts, bool hasConfig, IReadOnlyList<string> code, HashSet<string> metadata,
+        IReadOnlyList<(string Path, bool IsFolder)> others, string? warning)
     {
         _layouts = layouts;
         HasConfig = hasConfig;
+        Code = code;
         Metadata = metadata;
         Others = others;
         Warning = warning;
@@ -42,6 +44,11 @@ internal sealed class ReloadedModLayout
 
     /// <summary>Whether the root holds a ModConfig.json (letter case aside).</summary>
     public bool HasConfig { get; }
+
+    /// <summary>The DLLs ModConfig.json names (<c>ModDll</c>, …), relative with '/': a code mod, whose other root folders are usually its code's own.</summary>
+    public IReadOnlyList<string> Code { get; }
+
+    public bool HasCode => Code.Count > 0;
 
     /// <summary>Whether the root is a Reloaded-II mod: a ModConfig.json or a folder its mods read (else it mirrors the game folder).</summary>
     public bool IsReloaded => HasConfig || _layouts.Count > 0;
@@ -74,6 +81,7 @@ internal sealed class ReloadedModLayout
 
         var metadata = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         string? warning = null;
+        var code = new List<string>();
         var config = entries.FirstOrDefault(e => !e.IsFolder && Path.GetFileName(e.Path).Equals(ConfigFileName, StringComparison.OrdinalIgnoreCase)).Path;
         if (config is not null)
         {
@@ -81,7 +89,12 @@ internal sealed class ReloadedModLayout
             metadata.UnionWith(DefaultNames);
             try
             {
-                metadata.UnionWith(NamedFiles(config));
+                foreach (var (field, name) in NamedFiles(config))
+                {
+                    metadata.Add(name);
+                    if (CodeFields.Contains(field, StringComparer.OrdinalIgnoreCase))
+                        code.Add(name);
+                }
             }
             catch (JsonException e)
             {
@@ -89,13 +102,20 @@ internal sealed class ReloadedModLayout
             }
         }
 
-        var others = entries.Where(e => !layouts.ContainsValue(e.Path) && !metadata.Contains(Path.GetFileName(e.Path))).ToArray();
-        return new ReloadedModLayout(layouts, config is not null, metadata, others, warning);
+        // A folder holding a file ModConfig.json names (an icon in Icons/) is the mod's metadata too.
+        var metadataFolders = metadata.Where(m => m.Contains('/')).Select(m => m[..m.IndexOf('/')]).ToHashSet(StringComparer.OrdinalIgnoreCase);
+        var others = entries.Where(e => !layouts.ContainsValue(e.Path) && !metadata.Contains(Path.GetFileName(e.Path))
+            && !(e.IsFolder && metadataFolders.Contains(Path.GetFileName(e.Path)))).ToArray();
+        return new ReloadedModLayout(layouts, config is not null, code.Distinct(StringComparer.OrdinalIgnoreCase).ToArray(), metadata, others, warning);
     }
 
     /// <summary>The known root folder (a file layout or one only code in the game reads) nearest to <paramref name="name"/>, letter case aside.</summary>
     public static string Closest(string name) =>
         FileLayouts.Concat(InGameCode.RootFolders).MinBy(known => EditDistance(name.ToUpperInvariant(), known.ToUpperInvariant()))!;
+
+    /// <summary>Whether <paramref name="name"/> looks like a misspelled layout folder: within a third of its letters of the closest one.</summary>
+    public static bool NearlyALayout(string name) =>
+        EditDistance(name.ToUpperInvariant(), Closest(name).ToUpperInvariant()) <= Math.Max(1, Closest(name).Length / 3);
 
     /// <summary>Levenshtein distance: the fewest one-letter insertions, deletions and substitutions from one name to the other.</summary>
     internal static int EditDistance(string a, string b)
@@ -112,8 +132,8 @@ internal sealed class ReloadedModLayout
         return previous[b.Length];
     }
 
-    /// <summary>The files ModConfig.json names, relative to its folder with '/'.</summary>
-    private static IEnumerable<string> NamedFiles(string config)
+    /// <summary>The files ModConfig.json names, relative to its folder with '/', each with its field.</summary>
+    private static IEnumerable<(string Field, string Name)> NamedFiles(string config)
     {
         using var doc = JsonDocument.Parse(File.ReadAllBytes(config), new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
         if (doc.RootElement.ValueKind != JsonValueKind.Object)
@@ -122,7 +142,7 @@ internal sealed class ReloadedModLayout
         {
             if (FileFields.Contains(property.Name, StringComparer.OrdinalIgnoreCase) && property.Value.ValueKind == JsonValueKind.String
                 && property.Value.GetString() is { Length: > 0 } name)
-                yield return GamePaths.Normalise(name);
+                yield return (property.Name, GamePaths.Normalise(name));
         }
     }
 }

@@ -85,6 +85,22 @@ public sealed class ReloadedModLayoutTests
     }
 
     [Test]
+    public void ACodeModsOwnFolders_AreNotAppliedWithoutAWarning_ButAMisspelledLayoutStillIs()
+    {
+        _dir.Write("mod/ModConfig.json", Encoding.UTF8.GetBytes("""{ "ModId": "p5r.code", "ModDll": "p5r.code.dll" }"""));
+        _dir.Write("mod/p5r.code.dll", [1]);
+        _dir.Write("mod/runtimes/win-x64/native/x.dll", [2]);
+        _dir.Write("mod/FEmulatr/PAK/init_free.bin/x.tmx", [3]);
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Overrides, Is.Empty);
+        Assert.That(plan.NotApplied.Select(n => $"{n.Folder}:{string.Join(",", n.Files)}"),
+            Is.EquivalentTo(new[] { "runtimes:win-x64/native/x.dll", "FEmulatr:PAK/init_free.bin/x.tmx", ":p5r.code.dll" }));
+        Assert.That(plan.NotApplied.Single(n => n.Folder == "").Reason, Does.Contain("code mod"));
+        Assert.That(plan.Warnings.Single(), Does.Contain("FEmulatr/").And.Contain("the closest is FEmulator/"), "one warning, for the misspelled layout only");
+    }
+
+    [Test]
     public void TheClosestLayout_IsFoundByEditDistance_LetterCaseAside()
     {
         Assert.That(ReloadedModLayout.Closest("CRIFsV2Hok"), Is.EqualTo("CRIFsV2Hook"));

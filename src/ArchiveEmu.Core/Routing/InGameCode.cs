@@ -47,8 +47,9 @@ internal sealed class InGameCode
     public bool Applies(string file) => !_dummies.Contains(file);
 
     /// <summary>
-    /// Finds the dummies: FEF routes a script by the end of the path, so <c>FEmulator/BF/field/f007.flow</c> (or <c>f007.msg</c>) is for a
-    /// <c>.bf</c> whose path, without the extension, ends with <c>field/f007</c>, letter case aside; Essentials puts it under
+    /// Finds the dummies: FEF's BF and BMD emulators take a script for a file whose path, with the script's extension, contains the
+    /// script's route below <c>FEmulator/BF</c> (<c>BMD</c>), letter case aside (<c>BfBuilderFactory</c>, <c>BmdBuilderFactory</c>:
+    /// <c>Route.Matches</c>), so <c>FEmulator/BF/field/f007.flow</c> is for <c>…/field/f007.bf</c>; Essentials puts the dummy under
     /// <c>P5REssentials/CPK</c> or <c>FEmulator/PAK</c> (the hook's <c>CRIFsV2Hook/CPK</c> is the same folder to it).
     /// </summary>
     public static InGameCode Read(string modRoot, ReloadedModLayout layout)
@@ -63,7 +64,7 @@ internal sealed class InGameCode
             foreach (var script in GamePaths.FilesInside(modRoot, path))
             {
                 if (compiler.Scripts.Contains(Path.GetExtension(script), StringComparer.OrdinalIgnoreCase))
-                    scripts.Add(("/" + Relative(path, Path.ChangeExtension(script, null)), compiler.Target));
+                    scripts.Add((Relative(path, script), compiler.Target));
             }
         }
         if (scripts.Count == 0)
@@ -71,7 +72,23 @@ internal sealed class InGameCode
         var candidates = new[] { layout.P5REssentials, layout.CriFsV2Hook, fEmulator }.OfType<string>()
             .SelectMany(folder => GamePaths.FilesInside(modRoot, folder));
         return new InGameCode(candidates.Where(file => scripts.Any(s => Path.GetExtension(file).Equals(s.Target, StringComparison.OrdinalIgnoreCase)
-            && Relative(modRoot, Path.ChangeExtension(file, null)).EndsWith(s.Route, StringComparison.OrdinalIgnoreCase))));
+            && Meets(InLayout(Relative(modRoot, Path.ChangeExtension(file, Path.GetExtension(s.Route)))), s.Route))));
+    }
+
+    /// <summary>
+    /// Whether the game path a dummy stands for can contain the script's route, as FEF tests it: the dummy's path in the game
+    /// (<paramref name="inGame"/>) is known only from its end (what comes before it, a CPK's bind folder or the PAK's folders, is the
+    /// game's), so the route lies within it, or ends with it.
+    /// </summary>
+    private static bool Meets(string inGame, string route) =>
+        inGame.Contains(route, StringComparison.OrdinalIgnoreCase) || route.EndsWith("/" + inGame, StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>A layout file's path in the game: below <c>FEmulator/&lt;TYPE&gt;/</c>, or below <c>&lt;layout&gt;/CPK/&lt;any folder&gt;/</c>.</summary>
+    private static string InLayout(string relative)
+    {
+        var parts = relative.Split('/');
+        int skip = parts[0].Equals("FEmulator", StringComparison.OrdinalIgnoreCase) ? 2 : 3;
+        return string.Join('/', parts[Math.Min(skip, parts.Length - 1)..]);
     }
 
     internal static string Relative(string folder, string path) => Path.GetRelativePath(folder, path).Replace(Path.DirectorySeparatorChar, '/');

@@ -139,6 +139,24 @@ public sealed class ReloadedModLayoutTests
     }
 
     [Test]
+    public void ADummyInAPak_ForAScriptInASubfolder_IsLeftOut_AndThePakIsNotChanged()
+    {
+        var v2 = PakTestLayout.All.First(l => l.Variant == "V2");
+        _dir.Write("game/field/fd007_003.arc", PakTestWriter.Write(v2, [("f007.bf", Script), ("f007.bmd", Font)]));
+        Config("mod");
+        _dir.Write("mod/FEmulator/BF/field/fd007_003.arc/f007.msg", Encoding.UTF8.GetBytes("[msg x]")); // FEF: the game path contains the route
+        _dir.Write("mod/FEmulator/BF/field/f007.flow", Encoding.UTF8.GetBytes("void x() { }")); // for a field/f007.bf, not this one
+        _dir.Write("mod/FEmulator/PAK/fd007_003.arc/f007.bf", []);
+        var bmd = _dir.Write("mod/FEmulator/PAK/fd007_003.arc/f007.bmd", TestData.Random(13, 30)); // no BMD script: a real replacement
+
+        var plan = Resolve("mod");
+        var pak = plan.FindArchive("field/fd007_003.arc")!;
+        Assert.That(pak.Patch.Changes.Select(c => (c.Key.ToString(), c.Input!.Path)), Is.EqualTo(new[] { ("f007.bmd", bmd) }));
+        Assert.That(plan.NotApplied.Single(n => n.Folder == "FEmulator/PAK").Files, Is.EqualTo(new[] { "fd007_003.arc/f007.bf" }));
+        Assert.That(plan.NotApplied.Single(n => n.Folder == "FEmulator/BF").Files, Is.EqualTo(new[] { "field/f007.flow", "field/fd007_003.arc/f007.msg" }));
+    }
+
+    [Test]
     public void ABfWithoutAScript_IsAWholeReplacementAsAnyOther()
     {
         Config("mod");

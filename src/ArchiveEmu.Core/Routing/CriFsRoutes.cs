@@ -14,8 +14,15 @@ namespace ArchiveEmu.Core.Routing;
 internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)> slices,
     Func<string, IArchiveFormat?> detect)
 {
-    // Every folder of one probing path is as specific as another (two of one mod giving one entry are ambiguous), and less than Redirector/.
-    private const int Specificity = int.MaxValue - 1;
+    /// <summary>
+    /// The mod folders the hook probes, in its order (CriFs.V2.Hook <c>ReloadedBindBuilderCreator</c>: <c>CRIFsV2Hook/CPK</c>, then the
+    /// legacy <c>P5REssentials/CPK</c> Persona Essentials documents); it binds the last file a path gets, so within one mod the later wins.
+    /// </summary>
+    public static readonly string[] ProbingOrder = ["CRIFsV2Hook", "P5REssentials"];
+
+    // Every folder of one probing path is as specific as another (two of one mod giving one entry are ambiguous); a later probing
+    // path is more specific; all are less than Redirector/.
+    private static int SpecificityOf(string layout) => int.MaxValue - ProbingOrder.Length + Array.IndexOf(ProbingOrder, layout);
 
     /// <summary>A named CPK of the game: where it is, and its entry names (letter case aside).</summary>
     private sealed record GameCpk(string Relative, IArchiveFormat Format, HashSet<string> Names)
@@ -42,7 +49,7 @@ internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (
     private GameCpk[]? _cpks;
 
     /// <summary>
-    /// Adds the entries of one mod's CPK layout folder (<c>CRIFsV2Hook/</c> or <c>P5REssentials/</c>, named <paramref name="layout"/>), its files
+    /// Adds the entries of one mod's CPK layout folder (<paramref name="layout"/>, one of <see cref="ProbingOrder"/>), its files
     /// that <paramref name="applies"/> keeps; <paramref name="archiveAt"/> gives a game archive's changes.
     /// </summary>
     public void Add(string modRoot, string modName, string layoutFolder, string layout, Func<string, bool> applies,
@@ -51,17 +58,15 @@ internal sealed class CriFsRoutes(string gameRoot, IReadOnlyDictionary<string, (
         foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, layoutFolder))
         {
             if (isFolder && Path.GetFileName(path).Equals("CPK", StringComparison.OrdinalIgnoreCase))
-                AddCpkFolder(modRoot, modName, path, $"{layout}/CPK", applies, archiveAt, warnings);
+                AddCpkFolder(modRoot, modName, path, $"{layout}/CPK", SpecificityOf(layout), applies, archiveAt, warnings);
             else
                 warnings.Add($"{path}: ArchiveEmu reads {layout}/CPK only; this {(isFolder ? "folder" : "file")} is not used");
         }
     }
 
-    private void AddCpkFolder(string modRoot, string modName, string cpkFolder, string rule, Func<string, bool> applies,
+    private void AddCpkFolder(string modRoot, string modName, string cpkFolder, string rule, int specificity, Func<string, bool> applies,
         Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
-        // The hook probes CRIFsV2Hook/CPK, then P5REssentials/CPK, and binds the last file a path gets: within one mod the latter wins.
-        int specificity = rule.StartsWith("CRIFsV2Hook", StringComparison.Ordinal) ? Specificity - 1 : Specificity;
         foreach (var (folder, isFolder) in GamePaths.EntriesInside(modRoot, cpkFolder))
         {
             if (!isFolder)

@@ -28,10 +28,9 @@ internal sealed partial class ModRouter
             }
             _fef ??= new FefRoutes(router._game, router._slices.ToDictionary(s => s.Key, s => s.Value.Format), router._detect);
             _fef.Add(_modRoot, _modName, layout, code, GameArchive, Warnings);
-            // CriFs.V2.Hook ReloadedBindBuilderCreator: probing paths "CRIFsV2Hook/CPK" then "P5REssentials/CPK", each mod in turn.
-            foreach (var (folder, name) in new[] { (layout.CriFsV2Hook, "CRIFsV2Hook"), (layout.P5REssentials, "P5REssentials") })
+            foreach (var name in CriFsRoutes.ProbingOrder)
             {
-                if (folder is null)
+                if (layout.Layout(name) is not { } folder)
                     continue;
                 _criFs ??= new CriFsRoutes(router._game, router._slices, router._detect);
                 _criFs.Add(_modRoot, _modName, folder, name, code.Applies, GameArchive, Warnings);
@@ -99,8 +98,8 @@ internal sealed partial class ModRouter
                     Add(path, $"FEmulator/{type}");
             }
             Add(layout.AfsRedirector, "AfsRedirector");
-            Add(layout.CriFsV2Hook, "CRIFsV2Hook/CPK");
-            Add(layout.P5REssentials, "P5REssentials/CPK");
+            foreach (var name in CriFsRoutes.ProbingOrder)
+                Add(layout.Layout(name), $"{name}/CPK");
             // One line per layout folder holding dummies: FEmulator/PAK, or P5REssentials/CPK/<folder> (CRIFsV2Hook's alike).
             foreach (var group in code.Dummies.Select(d => InGameCode.Relative(_modRoot, d).Split('/'))
                 .GroupBy(parts => string.Join('/', parts[..Math.Min(parts.Length - 1, IsNamed(parts[0], "FEmulator") ? 2 : 3)])).OrderBy(g => g.Key, StringComparer.Ordinal))

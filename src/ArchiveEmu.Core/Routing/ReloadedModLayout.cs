@@ -62,7 +62,8 @@ internal sealed class ReloadedModLayout
     /// <summary>A ModConfig.json that cannot be read, in one line; null when fine.</summary>
     public string? Warning { get; }
 
-    private string? Layout(string name) => _layouts.GetValueOrDefault(name);
+    /// <summary>The full path of the layout folder <paramref name="name"/> (one of <see cref="FileLayouts"/>), when the mod has it.</summary>
+    public string? Layout(string name) => _layouts.GetValueOrDefault(name);
 
     public bool IsMetadata(string modRoot, string path) =>
         Metadata.Contains(Path.GetRelativePath(modRoot, path).Replace(Path.DirectorySeparatorChar, '/'));

@@ -60,6 +60,24 @@ public sealed class NotAppliedReportTests
     }
 
     [Test]
+    public void Build_SaysWhichLanguageFoldersApplied_AndListsTheOthersQuietly()
+    {
+        _dir.Write("mod/FEmulator/L10N/en/FONT/FONT0.FNT", TestData.Random(4, 130));
+        _dir.Write("mod/FEmulator/L10N/ja/FONT/FONT0.FNT", TestData.Random(5, 140));
+        var text = CliRun.Run("build", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache");
+        Assert.That(text.Out, Does.Contain("languages  mod: FEmulator/L10N/en: 1 file(s)"), text.ToString());
+        Assert.That(text.Out, Does.Contain("not applied  mod: 1 file(s) in FEmulator/L10N/ja/ not applied: language folder for ja; the game's language is en"));
+        Assert.That(text.Out, Does.Not.Contain("warning    mod"), "another language's folder is no warning");
+
+        var json = CliRun.Run("build", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "--json");
+        using var doc = JsonDocument.Parse(json.Out);
+        Assert.That(doc.RootElement.GetProperty("mods")[0].GetProperty("languages").EnumerateArray().Select(l => l.GetString()),
+            Is.EqualTo(new[] { "FEmulator/L10N/en: 1 file(s)" }));
+        Assert.That(doc.RootElement.GetProperty("not_applied").EnumerateArray().Single(n => n.GetProperty("folder").GetString() == "FEmulator/L10N/ja")
+            .GetProperty("quiet").GetBoolean(), Is.True);
+    }
+
+    [Test]
     public void Ls_WritesWhatIsNotApplied_OnStderr()
     {
         var result = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "CPK/EN.CPK");

@@ -52,6 +52,15 @@ public sealed class MountNotAppliedTests
         var lines = host.Output.Split('\n');
         Assert.That(lines.Count(l => l.Contains("not applied: mod: 1 file(s) in FEmulator/BF/")), Is.EqualTo(1), host.Output);
         Assert.That(lines.Count(l => l.Contains("not applied: mod: 1 file(s) in P5REssentials/CPK/EN.CPK/")), Is.EqualTo(1), host.Output);
+
+        // A hot reload logs only what is new: Ryo audio added later, once; the script's line is not repeated.
+        _dir.Write("mod/ryo/p5r/bgm/1.hca", [1]);
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (!host.Output.Contains("hot reload: not applied: mod: 1 file(s) in ryo/") && clock.Elapsed < TimeSpan.FromSeconds(15))
+            Thread.Sleep(100);
+        lines = host.Output.Split('\n');
+        Assert.That(lines.Count(l => l.Contains("not applied: mod: 1 file(s) in ryo/")), Is.EqualTo(1), host.Output);
+        Assert.That(lines.Count(l => l.Contains("not applied: mod: 1 file(s) in FEmulator/BF/")), Is.EqualTo(1), host.Output);
         host.Terminate();
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
     }

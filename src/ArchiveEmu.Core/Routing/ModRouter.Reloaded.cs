@@ -94,8 +94,11 @@ internal sealed partial class ModRouter
                 string type = Path.GetFileName(path);
                 if (isFolder && InGameCode.IsCompilerFolder(type))
                     notApplied.Add(new NotApplied(_modName, InGameCode.Relative(_modRoot, path), Names(path), InGameCode.CompilerReason(type)));
-                else if (isFolder && !IsNamed(path, LanguageFolders.Folder))
-                    Add(path, $"FEmulator/{type}");
+                else if (isFolder && type.ToUpperInvariant() is "AFS" or "AWB" or "PAK" or "SPD")
+                    Add(path, $"FEmulator/{type.ToUpperInvariant()}");
+                else if (!IsNamed(path, LanguageFolders.Folder)) // FefRoutes warns of it; listed here with its files
+                    notApplied.Add(new NotApplied(_modName, InGameCode.Relative(_modRoot, isFolder ? path : Path.GetDirectoryName(path)!), isFolder ? Names(path) : [type],
+                        "no FEmulator folder ArchiveEmu reads (AFS, AWB, PAK, SPD, L10N; BF and BMD are compiled in the game)"));
             }
             Add(layout.AfsRedirector, "AfsRedirector");
             foreach (var name in CriFsRoutes.ProbingOrder)

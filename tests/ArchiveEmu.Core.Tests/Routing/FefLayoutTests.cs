@@ -212,7 +212,9 @@ public sealed class FefLayoutTests
         // Issue 31: FEmulator/BF and BMD are classified as not applied (ReloadedModLayoutTests); an emulator no one knows is warned about.
         _dir.Write("a/FEmulator/AFS/Sound.afs/1.adx", [2]);
         _dir.Write("a/FEmulator/XYZ/field.xyz/a.txt", [1]);
-        Assert.That(Resolve("a").Warnings.Single(), Does.Contain("FEmulator/AFS, FEmulator/AWB, FEmulator/PAK, FEmulator/SPD and FEmulator/L10N only"));
+        var plan = Resolve("a");
+        Assert.That(plan.Warnings.Single(), Does.Contain("FEmulator/AFS, FEmulator/AWB, FEmulator/PAK, FEmulator/SPD and FEmulator/L10N only"));
+        Assert.That(plan.NotApplied.Single().Line, Does.Contain("1 file(s) in FEmulator/XYZ/ not applied").And.Contain("field.xyz/a.txt"));
     }
 
     [Test]

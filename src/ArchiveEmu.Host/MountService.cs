@@ -38,6 +38,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var plan = game.Plan;
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);
+        foreach (var notApplied in plan.NotApplied) // once per mount: what the mods hold that a file server cannot apply
+            logger.LogInformation("not applied: {Line}", notApplied.Line);
         foreach (var conflict in plan.Conflicts)
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);

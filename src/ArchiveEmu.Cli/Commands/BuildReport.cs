@@ -63,6 +63,10 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             o.WriteLine($"  conflict   {c.Target}: {ModsWithRules(c)} -> {c.Winner} wins");
         foreach (var w in warnings)
             o.WriteLine($"warning    {w}");
+        foreach (var mod in plan.ModReports.Where(m => m.Languages.Count > 0))
+            o.WriteLine($"languages  {mod.Mod}: {string.Join("; ", mod.Languages)}");
+        foreach (var n in plan.NotApplied)
+            o.WriteLine($"not applied  {n.Line}");
         if (archives.Count > 0)
             WriteTable(o);
     }
@@ -124,6 +128,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             conflicts = plan.Conflicts.Select(ConflictJson),
             failures = failures.Select(f => new { path = f.Route.RelativePath, format = f.Route.Format.Name, error = f.Error, hint = f.Hint }),
             warnings,
+            mods = plan.ModReports.Select(m => new { mod = m.Mod, layout = m.Layout, applied = m.Applied, languages = m.Languages }),
+            not_applied = plan.NotApplied.Select(n => new { mod = n.Mod, folder = n.Folder, files = n.Files, reason = n.Reason, quiet = n.Quiet }),
         };
         o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
     }

@@ -26,6 +26,8 @@ internal sealed class LsCommand : ICommand
     private int Run(ParseResult parse, CliConsole console)
     {
         var game = _game.Open(parse, console);
+        foreach (var n in game.Plan.NotApplied.Where(n => !n.Quiet)) // beside the warnings: files of the mods that ArchiveEmu leaves out
+            console.Error.WriteLine($"archiveemu: not applied: {n.Line}");
         var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
         // An archive inside an archive that mods change inside (models/gta3.img/infernus.txd) is listed as built for its entry.
         var inner = game.Plan.FindArchive(target) is null ? InnerRoute(game.Plan.Archives, target) : null;

@@ -12,36 +12,45 @@ namespace ArchiveEmu.Core.Routing;
 /// </summary>
 internal sealed class CriFsRoutes(GameCpks cpks)
 {
-    private const string Rule = "CRIFsV2Hook/CPK";
+    /// <summary>
+    /// The mod folders the hook probes, in its order (CriFs.V2.Hook <c>ReloadedBindBuilderCreator</c>: <c>CRIFsV2Hook/CPK</c>, then the
+    /// legacy <c>P5REssentials/CPK</c> Persona Essentials documents); it binds the last file a path gets, so within one mod the later wins.
+    /// </summary>
+    public static readonly string[] ProbingOrder = ["CRIFsV2Hook", "P5REssentials"];
 
-    // Every hook folder is as specific as another (two of one mod giving one entry are ambiguous), and less than Redirector/.
-    private const int Specificity = int.MaxValue - 1;
+    // Every folder of one probing path is as specific as another (two of one mod giving one entry are ambiguous); a later probing
+    // path is more specific; all are less than Redirector/.
+    private static int SpecificityOf(string layout) => int.MaxValue - ProbingOrder.Length + Array.IndexOf(ProbingOrder, layout);
 
-    /// <summary>Adds the entries of one mod's <c>CRIFsV2Hook/</c> folder; <paramref name="archiveAt"/> gives a game archive's changes.</summary>
-    public void Add(string modRoot, string modName, string criFsFolder, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
+    /// <summary>
+    /// Adds the entries of one mod's CPK layout folder (<paramref name="layout"/>, one of <see cref="ProbingOrder"/>), its files
+    /// that <paramref name="applies"/> keeps; <paramref name="archiveAt"/> gives a game archive's changes.
+    /// </summary>
+    public void Add(string modRoot, string modName, string layoutFolder, string layout, Func<string, bool> applies,
+        Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
-        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, criFsFolder))
+        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, layoutFolder))
         {
             if (isFolder && Path.GetFileName(path).Equals("CPK", StringComparison.OrdinalIgnoreCase))
-                AddCpkFolder(modRoot, modName, path, archiveAt, warnings);
+                AddCpkFolder(modRoot, modName, path, $"{layout}/CPK", SpecificityOf(layout), applies, archiveAt, warnings);
             else
-                warnings.Add($"{path}: ArchiveEmu reads CRIFsV2Hook/CPK only; this {(isFolder ? "folder" : "file")} is not used");
+                warnings.Add($"{path}: ArchiveEmu reads {layout}/CPK only; this {(isFolder ? "folder" : "file")} is not used");
         }
     }
 
-    private void AddCpkFolder(string modRoot, string modName, string cpkFolder, Func<string, IArchiveFormat, ArchiveChanges> archiveAt,
-        List<string> warnings)
+    private void AddCpkFolder(string modRoot, string modName, string cpkFolder, string rule, int specificity, Func<string, bool> applies,
+        Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
         foreach (var (folder, isFolder) in GamePaths.EntriesInside(modRoot, cpkFolder))
         {
             if (!isFolder)
             {
-                warnings.Add($"{folder}: CRI FileSystem V2 Hook reads files in a folder of CRIFsV2Hook/CPK/ (CRIFsV2Hook/CPK/<any name>/<path in the CPK>); this file is not used");
+                warnings.Add($"{folder}: CRI FileSystem V2 Hook reads files in a folder of {rule}/ ({rule}/<any name>/<path in the CPK>); this file is not used");
                 continue;
             }
             string name = Path.GetFileName(folder);
             var unplaced = new List<string>();
-            foreach (var file in GamePaths.FilesInside(modRoot, folder))
+            foreach (var file in GamePaths.FilesInside(modRoot, folder).Where(applies))
             {
                 string inner = Path.GetRelativePath(folder, file).Replace(Path.DirectorySeparatorChar, '/');
                 var targets = cpks.All.Where(c => c.Holds(inner)).ToList();
@@ -51,10 +60,10 @@ internal sealed class CriFsRoutes(GameCpks cpks)
                     unplaced.Add(inner);
                 // The hook binds the file by its path, with no deletion: x.del is a file named so, as in FEF's naming.
                 foreach (var cpk in targets)
-                    archiveAt(cpk.Relative, cpk.Format).AddPath(modRoot, modName, inner, file, $"{Rule}/{name}", Specificity, EntryFileName.ParseFef);
+                    archiveAt(cpk.Relative, cpk.Format).AddPath(modRoot, modName, inner, file, $"{rule}/{name}", specificity, EntryFileName.ParseFef);
             }
             if (unplaced.Count > 0)
-                warnings.Add($"mod folder {folder} ({Rule}/{name}): {unplaced.Count} file(s) at paths no CPK of the game holds, and no named CPK of "
+                warnings.Add($"mod folder {folder} ({rule}/{name}): {unplaced.Count} file(s) at paths no CPK of the game holds, and no named CPK of "
                     + $"the game is called {name}, so they are not used ({string.Join(", ", unplaced.Take(3))}{(unplaced.Count > 3 ? ", …" : "")})");
         }
     }

@@ -23,10 +23,12 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     private readonly Dictionary<(string Route, string Format), string> _misses = new(); // a CPK entry a route names that is not of its type
     private (string Relative, string Full)[]? _gameFiles; // full: the path FEF's routes are matched against, with '/'
     private ILookup<string, (string Relative, string Full)>? _byName;
+    private InGameCode? _code;
 
     /// <summary>Adds the entries of one mod's FEF folders to the archives they match; <paramref name="archiveAt"/> gives a game archive's changes.</summary>
-    public void Add(string modRoot, string modName, ReloadedModLayout layout, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
+    public void Add(string modRoot, string modName, ReloadedModLayout layout, InGameCode code, Func<string, IArchiveFormat, ArchiveChanges> archiveAt, List<string> warnings)
     {
+        _code = code; // a dummy file for a script compiled in the game is no entry
         var emulators = Emulators(modRoot, layout, warnings).OrderBy(e => IsSprite(e)).ToArray(); // PAK dummies claim their sprite folders first
         var spdFolders = emulators.Where(e => e.Format == "spd").SelectMany(e => SpdFolders(modRoot, e)).ToList();
         foreach (var emulator in emulators)
@@ -54,8 +56,11 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
                 else if (isFolder && type is "AFS" or "AWB" or "PAK")
                     yield return type == "PAK" ? new Emulator(path, "FEmulator/PAK", "pak", null, EntryAddressing.ByName)
                         : new Emulator(path, $"FEmulator/{type}", type.ToLowerInvariant(), "." + type.ToLowerInvariant(), EntryAddressing.ByIndex);
+                else if (isFolder && (InGameCode.IsCompilerFolder(type) || type == LanguageFolders.Folder))
+                    continue; // classified by the walk: scripts compiled in the game (not applied), language folders
                 else
-                    warnings.Add($"{path}: ArchiveEmu reads FEmulator/AFS, FEmulator/AWB, FEmulator/PAK and FEmulator/SPD only; this {(isFolder ? "folder" : "file")} is not used");
+                    warnings.Add($"{path}: ArchiveEmu reads FEmulator/AFS, FEmulator/AWB, FEmulator/PAK, FEmulator/SPD and FEmulator/L10N only (FEmulator/BF and "
+                        + $"BMD are compiled in the game); this {(isFolder ? "folder" : "file")} is not used");
             }
         }
         if (layout.AfsRedirector is { } afsRedirector)
@@ -99,7 +104,7 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         List<SpdFolder> spdFolders)
     {
         var unmatched = new SortedSet<string>(StringComparer.Ordinal);
-        foreach (var file in GamePaths.FilesInside(modRoot, emulator.Folder))
+        foreach (var file in GamePaths.FilesInside(modRoot, emulator.Folder).Where(f => _code?.Applies(f) != false))
         {
             if (IsSprite(emulator) && (spdFolders.Any(f => f.Used && f.Files.Contains(file)) || !ForThisContainer(emulator, file)))
                 continue; // reached through a PAK's dummy file (FEF's "Sprites in PAK Files"), or the other container type's

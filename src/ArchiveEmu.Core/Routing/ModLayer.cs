@@ -27,6 +27,12 @@ internal sealed class ModLayer
 
     public IReadOnlyList<string> Warnings { get; }
 
+    /// <summary>How each mod folder was read (its layout, what it applies and what not, and why), in priority order.</summary>
+    public IReadOnlyList<ModReport> ModReports { get; init; } = [];
+
+    /// <summary>Replacements from the mods' language folders: a mod file's full path → the language's file and its rule.</summary>
+    public IReadOnlyDictionary<string, (string File, string Rule)> Localised { get; init; } = new Dictionary<string, (string, string)>();
+
     /// <summary>Where the walk decoded inner archives stored compressed; archives first met by a code input use it too.</summary>
     public DecodedEntries Decoded { get; }
 }

@@ -44,7 +44,7 @@ internal sealed partial class ModRouter
     /// </summary>
     internal IReadOnlyList<CodeInput> CodeInputs { get; init; } = [];
 
-    /// <summary>The game's language, a Localisation Framework id: which <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply.</summary>
+    /// <summary>The game's language, a Localisation Framework id ("en", "fr", "zh-Hans", …): which <c>FEmulator/L10N/&lt;lang&gt;</c> folders apply.</summary>
     public string Language { get; init; } = "en";
 
     /// <summary>The routes of the mod folders as they are now, with <see cref="CodeInputs"/> above them.</summary>
@@ -57,7 +57,11 @@ internal sealed partial class ModRouter
         foreach (var mod in _mods)
             walk.Mod(mod);
         var overrideConflicts = walk.Overrides.Conflicts.Select(c => new RouteConflict(c.Key, null, c.Mods, c.Mods[^1]) { Rules = c.Rules }).ToArray();
-        return new ModLayer(walk.Archives, walk.Overrides.Values.ToArray(), overrideConflicts, walk.Warnings.ToArray(), walk.Decoded);
+        return new ModLayer(walk.Archives, walk.Overrides.Values.ToArray(), overrideConflicts, walk.Warnings.ToArray(), walk.Decoded)
+        {
+            ModReports = walk.Reports.ToArray(),
+            Localised = walk.Localised,
+        };
     }
 
     /// <summary>
@@ -72,10 +76,15 @@ internal sealed partial class ModRouter
 
         var warnings = mods.Warnings.ToList();
         var overrideConflicts = mods.OverrideConflicts.ToList();
-        var routes = FollowingRoutes.Attach(code.Archives.Values.Select(a => a.ToRoute()).ToArray(), mods.Overrides, overrideConflicts, warnings);
+        var overrides = mods.Overrides.Select(o => LanguageFolders.Localise(o, mods.Localised)).ToArray();
+        var routes = FollowingRoutes.Attach(code.Archives.Values.Select(a => LanguageFolders.Localise(a.ToRoute(), mods.Localised)).ToArray(), overrides,
+            overrideConflicts, warnings);
         foreach (var (input, notAnArchive) in code.FollowerInputs)
             routes = WithFollowerInput(routes, input, notAnArchive);
-        return new RoutePlan(_game, _mods, routes, mods.Overrides, routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), warnings);
+        return new RoutePlan(_game, _mods, routes, overrides, routes.SelectMany(r => r.Conflicts).Concat(overrideConflicts).ToArray(), warnings)
+        {
+            ModReports = mods.ModReports,
+        };
     }
 
     /// <summary>
@@ -108,6 +117,9 @@ internal sealed partial class ModRouter
         public OrderedChanges<string, FileOverride> Overrides { get; } = new(StringComparer.Ordinal);
         public List<string> Warnings { get; } = [];
 
+        /// <summary>How each mod was read, in priority order.</summary>
+        public List<ModReport> Reports { get; } = [];
+
         public void Mod(string modRoot)
         {
             (_modRoot, _modName) = (modRoot, ModName(modRoot));
@@ -117,11 +129,13 @@ internal sealed partial class ModRouter
                 Warnings.Add(warning);
             if (_layout.IsReloaded)
             {
-                ReloadedMod(_layout); // ModRouter.Reloaded.cs
+                Reports.Add(ReloadedMod(_layout)); // ModRouter.Reloaded.cs
                 return;
             }
             _rule = ModRules.Mirror;
             Folder(modRoot, "", inGame: true, warned: false);
+            Reports.Add(new ModReport(_modName, _modRoot, ModReport.MirrorLayout, _modTargets.Count > 0 || GamePaths.EntriesInside(modRoot, modRoot).Any(e => e.IsFolder)
+                ? [ModRules.Mirror] : [], [], []));
         }
 
         /// <param name="relative">The folder's path as the game spells it ("" for the mod's root).</param>

@@ -4,54 +4,66 @@ namespace ArchiveEmu.Core.Routing;
 
 /// <summary>
 /// What a mod folder's root holds in Reloaded-II's terms (docs/DESIGN.md, "Reloaded-II and FEF mods"): the folders its mods
-/// read (<c>Redirector/</c>, <c>FEmulator/</c>, <c>AfsRedirector/</c>, <c>CRIFsV2Hook/</c>), the mod's own metadata (never a game file), and the
-/// rest. A root holding any of those folders is in Reloaded-II's layout: only they give game files, as in Reloaded-II.
+/// read (<c>Redirector/</c>, <c>FEmulator/</c>, <c>AfsRedirector/</c>, <c>CRIFsV2Hook/</c>, <c>P5REssentials/</c>), the folders only code
+/// inside the game reads (<see cref="InGameCode"/>), the mod's own metadata (never a game file), and the rest. A root holding
+/// <c>ModConfig.json</c> or any folder its mods read is a Reloaded-II mod: only those folders give game files, as in Reloaded-II.
 /// Names compare ignoring letter case, as on Windows.
 /// </summary>
 internal sealed class ReloadedModLayout
 {
     private const string ConfigFileName = "ModConfig.json";
 
+    /// <summary>The root folders ArchiveEmu reads files from, as their projects spell them.</summary>
+    public static readonly string[] FileLayouts = ["Redirector", "FEmulator", "AfsRedirector", "CRIFsV2Hook", "P5REssentials"];
+
     // Reloaded-II, source/Reloaded.Mod.Loader.IO/Config/ModConfig.cs: the fields naming files beside ModConfig.json,
     // the icon's usual name (IconFileName) and the update metadata's default name (ReleaseMetadataFileName).
     private static readonly string[] FileFields = ["ModIcon", "ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64", "ReleaseMetadataFileName"];
+    private static readonly string[] CodeFields = ["ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64"];
     private static readonly string[] DefaultNames = ["Preview.png", "Sewer56.Update.ReleaseMetadata.json"];
 
-    private ReloadedModLayout(string? redirector, string? fEmulator, string? afsRedirector, string? criFs, HashSet<string> metadata,
-        IReadOnlyList<string> others, string? warning)
+    private readonly Dictionary<string, string> _layouts;
+
+    private ReloadedModLayout(Dictionary<string, string> layouts, bool hasConfig, IReadOnlyList<string> code, HashSet<string> metadata,
+        IReadOnlyList<(string Path, bool IsFolder)> others, string? warning)
     {
-        CriFsV2Hook = criFs;
-        Redirector = redirector;
-        FEmulator = fEmulator;
-        AfsRedirector = afsRedirector;
+        _layouts = layouts;
+        HasConfig = hasConfig;
+        Code = code;
         Metadata = metadata;
         Others = others;
         Warning = warning;
     }
 
     /// <summary>Full paths of the folders Reloaded-II's mods read, when the mod has them.</summary>
-    public string? Redirector { get; }
-    public string? FEmulator { get; }
-    public string? AfsRedirector { get; }
-    public string? CriFsV2Hook { get; }
+    public string? Redirector => Layout("Redirector");
+    public string? FEmulator => Layout("FEmulator");
+    public string? AfsRedirector => Layout("AfsRedirector");
+    public string? CriFsV2Hook => Layout("CRIFsV2Hook");
+    public string? P5REssentials => Layout("P5REssentials");
 
-    /// <summary>Whether the root is in Reloaded-II's layout (else it mirrors the game folder).</summary>
-    public bool IsReloaded => Redirector is not null || FEmulator is not null || AfsRedirector is not null || CriFsV2Hook is not null;
+    /// <summary>Whether the root holds a ModConfig.json (letter case aside).</summary>
+    public bool HasConfig { get; }
+
+    /// <summary>The DLLs ModConfig.json names (<c>ModDll</c>, …), relative with '/': a code mod, whose other root folders are usually its code's own.</summary>
+    public IReadOnlyList<string> Code { get; }
+
+    public bool HasCode => Code.Count > 0;
+
+    /// <summary>Whether the root is a Reloaded-II mod: a ModConfig.json or a folder its mods read (else it mirrors the game folder).</summary>
+    public bool IsReloaded => HasConfig || _layouts.Count > 0;
 
     /// <summary>The mod's metadata, as paths relative to its root with '/' (ModConfig.json and the files it names), when it has a ModConfig.json.</summary>
     public HashSet<string> Metadata { get; }
 
-    /// <summary>The root's other entries (names, folders ending in '/'): not game files in Reloaded-II's layout.</summary>
-    public IReadOnlyList<string> Others { get; }
+    /// <summary>The root's other entries (full paths): folders only code in the game reads, unknown folders, loose files.</summary>
+    public IReadOnlyList<(string Path, bool IsFolder)> Others { get; }
 
     /// <summary>A ModConfig.json that cannot be read, in one line; null when fine.</summary>
     public string? Warning { get; }
 
-    /// <summary>In Reloaded-II's layout, the one line saying which root entries are no game files; null when none.</summary>
-    public string? OthersWarning(string modRoot) => !IsReloaded || Others.Count == 0 ? null
-        : $"mod folder {modRoot} is in Reloaded-II's layout (Redirector/, FEmulator/, AfsRedirector/ or CRIFsV2Hook/ at its root), so, as in Reloaded-II, "
-          + $"{string.Join(", ", Others.Take(5))}{(Others.Count > 5 ? $" and {Others.Count - 5} more" : "")} at its root are not game files; "
-          + "whole-file replacements go in Redirector/";
+    /// <summary>The full path of the layout folder <paramref name="name"/> (one of <see cref="FileLayouts"/>), when the mod has it.</summary>
+    public string? Layout(string name) => _layouts.GetValueOrDefault(name);
 
     public bool IsMetadata(string modRoot, string path) =>
         Metadata.Contains(Path.GetRelativePath(modRoot, path).Replace(Path.DirectorySeparatorChar, '/'));
@@ -59,11 +71,18 @@ internal sealed class ReloadedModLayout
     public static ReloadedModLayout Read(string modRoot)
     {
         var entries = GamePaths.EntriesInside(modRoot, modRoot).ToArray();
-        string? Folder(string name) => entries.FirstOrDefault(e => e.IsFolder && Path.GetFileName(e.Path).Equals(name, StringComparison.OrdinalIgnoreCase)).Path;
-        string? redirector = Folder("Redirector"), fEmulator = Folder("FEmulator"), afsRedirector = Folder("AfsRedirector"), criFs = Folder("CRIFsV2Hook");
+        var layouts = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var name in FileLayouts)
+        {
+            // A root spelling one twice in different letter case (Linux) is read through the first in ordinal order.
+            if (entries.Where(e => e.IsFolder && Path.GetFileName(e.Path).Equals(name, StringComparison.OrdinalIgnoreCase))
+                    .Select(e => e.Path).Order(StringComparer.Ordinal).FirstOrDefault() is { } folder)
+                layouts[name] = folder;
+        }
 
         var metadata = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         string? warning = null;
+        var code = new List<string>();
         var config = entries.FirstOrDefault(e => !e.IsFolder && Path.GetFileName(e.Path).Equals(ConfigFileName, StringComparison.OrdinalIgnoreCase)).Path;
         if (config is not null)
         {
@@ -71,7 +90,12 @@ internal sealed class ReloadedModLayout
             metadata.UnionWith(DefaultNames);
             try
             {
-                metadata.UnionWith(NamedFiles(config));
+                foreach (var (field, name) in NamedFiles(config))
+                {
+                    metadata.Add(name);
+                    if (CodeFields.Contains(field, StringComparer.OrdinalIgnoreCase))
+                        code.Add(name);
+                }
             }
             catch (JsonException e)
             {
@@ -79,14 +103,38 @@ internal sealed class ReloadedModLayout
             }
         }
 
-        var readFolders = new[] { redirector, fEmulator, afsRedirector, criFs };
-        var others = entries.Where(e => !readFolders.Contains(e.Path) && !metadata.Contains(Path.GetFileName(e.Path)))
-            .Select(e => Path.GetFileName(e.Path) + (e.IsFolder ? "/" : "")).ToArray();
-        return new ReloadedModLayout(redirector, fEmulator, afsRedirector, criFs, metadata, others, warning);
+        // A folder holding a file ModConfig.json names (an icon in Icons/) is the mod's metadata too.
+        var metadataFolders = metadata.Where(m => m.Contains('/')).Select(m => m[..m.IndexOf('/')]).ToHashSet(StringComparer.OrdinalIgnoreCase);
+        var others = entries.Where(e => !layouts.ContainsValue(e.Path) && !metadata.Contains(Path.GetFileName(e.Path))
+            && !(e.IsFolder && metadataFolders.Contains(Path.GetFileName(e.Path)))).ToArray();
+        return new ReloadedModLayout(layouts, config is not null, code.Distinct(StringComparer.OrdinalIgnoreCase).ToArray(), metadata, others, warning);
     }
 
-    /// <summary>The files ModConfig.json names, relative to its folder with '/'.</summary>
-    private static IEnumerable<string> NamedFiles(string config)
+    /// <summary>The known root folder (a file layout or one only code in the game reads) nearest to <paramref name="name"/>, letter case aside.</summary>
+    public static string Closest(string name) =>
+        FileLayouts.Concat(InGameCode.RootFolders).MinBy(known => EditDistance(name.ToUpperInvariant(), known.ToUpperInvariant()))!;
+
+    /// <summary>Whether <paramref name="name"/> looks like a misspelled layout folder: within a third of its letters of the closest one.</summary>
+    public static bool NearlyALayout(string name) =>
+        EditDistance(name.ToUpperInvariant(), Closest(name).ToUpperInvariant()) <= Math.Max(1, Closest(name).Length / 3);
+
+    /// <summary>Levenshtein distance: the fewest one-letter insertions, deletions and substitutions from one name to the other.</summary>
+    internal static int EditDistance(string a, string b)
+    {
+        var previous = Enumerable.Range(0, b.Length + 1).ToArray();
+        var current = new int[b.Length + 1];
+        for (int i = 1; i <= a.Length; i++)
+        {
+            current[0] = i;
+            for (int j = 1; j <= b.Length; j++)
+                current[j] = Math.Min(Math.Min(current[j - 1], previous[j]) + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
+            (previous, current) = (current, previous);
+        }
+        return previous[b.Length];
+    }
+
+    /// <summary>The files ModConfig.json names, relative to its folder with '/', each with its field.</summary>
+    private static IEnumerable<(string Field, string Name)> NamedFiles(string config)
     {
         using var doc = JsonDocument.Parse(File.ReadAllBytes(config), new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
         if (doc.RootElement.ValueKind != JsonValueKind.Object)
@@ -95,7 +143,7 @@ internal sealed class ReloadedModLayout
         {
             if (FileFields.Contains(property.Name, StringComparer.OrdinalIgnoreCase) && property.Value.ValueKind == JsonValueKind.String
                 && property.Value.GetString() is { Length: > 0 } name)
-                yield return GamePaths.Normalise(name);
+                yield return (property.Name, GamePaths.Normalise(name));
         }
     }
 }

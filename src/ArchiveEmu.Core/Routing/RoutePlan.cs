@@ -125,6 +125,15 @@ internal sealed class RoutePlan
     /// </summary>
     public IReadOnlyList<string> Warnings { get; }
 
+    /// <summary>
+    /// How each mod folder was read, in priority order: its layout, the layout and language folders it applies, and the files it does
+    /// not apply with why (docs/DESIGN.md, "What is not applied"); build, ls, the mount and doctor report this one classification.
+    /// </summary>
+    public IReadOnlyList<ModReport> ModReports { get; init; } = [];
+
+    /// <summary>Every mod's files not applied, one line each (<see cref="NotApplied.Line"/>), in priority order.</summary>
+    public IEnumerable<NotApplied> NotApplied => ModReports.SelectMany(m => m.NotApplied);
+
     public ArchiveRoute? FindArchive(string relativePath) =>
         Archives.FirstOrDefault(a => a.RelativePath == GamePaths.Normalise(relativePath));
 

@@ -29,6 +29,8 @@ internal sealed partial class ModdedGameFileSystem
                 var game = old.Game.Reload();
                 foreach (var warning in game.Plan.Warnings.Except(old.Game.Plan.Warnings)) // each new one, once
                     _logger.LogWarning("hot reload: {Message}", warning);
+                foreach (var line in game.Plan.NotApplied.Select(n => n.Line).Except(old.Game.Plan.NotApplied.Select(n => n.Line))) // each new one, once
+                    _logger.LogInformation("hot reload: not applied: {Line}", line);
                 next = MountSnapshot.Create(game, old);
             }
             catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException)

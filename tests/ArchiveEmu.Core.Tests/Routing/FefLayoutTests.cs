@@ -209,8 +209,12 @@ public sealed class FefLayoutTests
     [Test]
     public void Resolve_AnEmulatorArchiveEmuDoesNotHave_IsWarnedAbout()
     {
-        _dir.Write("a/FEmulator/BF/field.bf/a.flow", [1]);
-        Assert.That(Resolve("a").Warnings.Single(), Does.Contain("FEmulator/AFS, FEmulator/AWB, FEmulator/PAK and FEmulator/SPD only"));
+        // Issue 31: FEmulator/BF and BMD are classified as not applied (ReloadedModLayoutTests); an emulator no one knows is warned about.
+        _dir.Write("a/FEmulator/AFS/Sound.afs/1.adx", [2]);
+        _dir.Write("a/FEmulator/XYZ/field.xyz/a.txt", [1]);
+        var plan = Resolve("a");
+        Assert.That(plan.Warnings.Single(), Does.Contain("FEmulator/AFS, FEmulator/AWB, FEmulator/PAK, FEmulator/SPD and FEmulator/L10N only"));
+        Assert.That(plan.NotApplied.Single().Line, Does.Contain("1 file(s) in FEmulator/XYZ/ not applied").And.Contain("field.xyz/a.txt"));
     }
 
     [Test]
@@ -238,8 +242,9 @@ public sealed class FefLayoutTests
         _dir.Write("a/Icon.jpg", [1]);
         _dir.Write("a/Mod.dll", [2]);
         _dir.Write("a/Preview.png", [3]);
-        _dir.Write("a/data/readme.txt", [4]);
-        Assert.That(Resolve("a").Overrides.Select(o => o.RelativePath), Is.EqualTo(new[] { "data/readme.txt" }), "a mirror mod keeps its game files");
+        var readme = _dir.Write("a/Redirector/data/readme.txt", [4]);
+        // Issue 31: a root holding ModConfig.json is a Reloaded-II mod; its metadata is never a game file, Redirector/ is.
+        Assert.That(Resolve("a").Overrides.Select(o => o.SourcePath), Is.EqualTo(new[] { readme }));
     }
 
     [Test]
@@ -252,15 +257,16 @@ public sealed class FefLayoutTests
         _dir.Write("a/FEmulator/AFS/Sound.afs/1.adx", [4]);
         var plan = Resolve("a");
         Assert.That(plan.Overrides, Is.Empty);
-        var warning = plan.Warnings.Single();
-        Assert.That(warning, Does.Contain("README.md").And.Contain("data/").And.Not.Contain("Preview.png").And.Not.Contain("ModConfig.json"));
+        // Issue 31: reported as not applied, one line per folder, with the mod's metadata left out.
+        var notApplied = string.Join("\n", plan.NotApplied.Select(n => n.Line));
+        Assert.That(notApplied, Does.Contain("README.md").And.Contain("data/").And.Not.Contain("Preview.png").And.Not.Contain("ModConfig.json"));
     }
 
     [Test]
     public void Resolve_UnreadableModConfig_IsWarnedAbout_AndStillNotServed()
     {
         _dir.Write("a/ModConfig.json", Encoding.UTF8.GetBytes("{ not json"));
-        _dir.Write("a/data/readme.txt", [1]);
+        _dir.Write("a/Redirector/data/readme.txt", [1]);
         var plan = Resolve("a");
         Assert.That(plan.Overrides.Select(o => o.RelativePath), Is.EqualTo(new[] { "data/readme.txt" }));
         Assert.That(plan.Warnings.Single(), Does.Contain("ModConfig.json"));

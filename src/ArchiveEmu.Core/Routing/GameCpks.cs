@@ -38,7 +38,7 @@ internal sealed record GameCpk(string Relative, IArchiveFormat Format, ArchiveIn
 /// route names it: P5R's CPKs hold tens of thousands of entries.
 /// </summary>
 internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)> slices,
-    Func<string, IArchiveFormat?> detect, DecodedEntries decoded)
+    Func<string, IArchiveFormat?> detect, DecodedEntries decoded, string language)
 {
     private GameCpk[]? _cpks;
     private readonly Dictionary<(string Cpk, int Entry), (ArchiveSource Source, IArchiveFormat? Format)> _opened = new();
@@ -53,16 +53,33 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
         .Distinct().Order(StringComparer.Ordinal).Select(Read).OfType<GameCpk>().ToArray();
 
     /// <summary>
-    /// The CPKs in the order Persona Essentials looks for an original (p5rpc.modloader Mod_Merging.cs): the language's CPK first
-    /// (English's: EN.CPK, DATA_E.CPK, data_EN.cpk — Essentials' default), the base CPK second (BASE.CPK, DATA.CPK, umd0.cpk), then the rest.
+    /// The CPKs in the order Persona Essentials looks for an original (p5rpc.modloader Mod_Merging.cs): the CPK of the game's
+    /// language first (English: EN.CPK, DATA_E.CPK, data_EN.cpk), the base CPK second (BASE.CPK, DATA.CPK,
+    /// umd0.cpk), then the rest.
     /// </summary>
     public IEnumerable<GameCpk> EssentialsOrder => All.OrderBy(c => Rank(Path.GetFileNameWithoutExtension(c.Relative)));
 
-    private static int Rank(string name) =>
-        s_languageCpks.Contains(name) ? 0 : s_baseCpks.Contains(name) ? 1 : 2;
+    private int Rank(string name) =>
+        LanguageCpks(language).Contains(name, StringComparer.OrdinalIgnoreCase) ? 0 : s_baseCpks.Contains(name) ? 1 : 2;
 
-    private static readonly HashSet<string> s_languageCpks = new(["EN", "DATA_E", "data_EN"], StringComparer.OrdinalIgnoreCase);
     private static readonly HashSet<string> s_baseCpks = new(["BASE", "DATA", "umd0"], StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// The names (without .cpk) of a language's CPK in P5R, P4G and P3P, by Localisation Framework id, as Essentials lists them per
+    /// language (<c>_cpkNames</c>); a language those games do not ship (pl, pt, ru, tr) looks for English's, Essentials' default.
+    /// </summary>
+    private static string[] LanguageCpks(string language) => language.ToLowerInvariant() switch
+    {
+        "ja" => ["JP", "DATA", "umd0"],
+        "de" => ["DE", "DATA_DE", "data_DE"],
+        "fr" => ["FR", "DATA_FR", "data_FR"],
+        "it" => ["IT", "DATA_IT", "data_IT"],
+        "ko" => ["KR", "DATA_K", "data_KR"],
+        "es" => ["ES", "DATA_ES", "data_ES"],
+        "zh-hans" => ["SC", "DATA_CK", "data_CK"],
+        "zh-hant" => ["TC", "DATA_CH", "data_CH"],
+        _ => ["EN", "DATA_E", "data_EN"],
+    };
 
     /// <summary>
     /// The content of an entry and its format (null: no archive ArchiveEmu knows), opened once: a compressed entry is decoded

@@ -27,7 +27,7 @@ internal sealed partial class ModRouter
                 _rule = ModRules.Redirector;
                 Folder(redirector, "", inGame: true, warned: false);
             }
-            _cpks ??= new GameCpks(router._game, router._slices, router._detect, _decoded);
+            _cpks ??= new GameCpks(router._game, router._slices, router._detect, _decoded, router.Language);
             _fef ??= new FefRoutes(router._game, router._slices.ToDictionary(s => s.Key, s => s.Value.Format), router._detect, _cpks);
             _fef.Add(_modRoot, _modName, layout, code, GameArchive, Warnings);
             foreach (var name in CriFsRoutes.ProbingOrder)

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
+using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Core.Tests.Formats;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Cri;
@@ -73,6 +74,31 @@ public sealed class FefCpkRouteTests
         var expected = new[] { ("f007.bf", File.ReadAllBytes(bf)), ("other.bin", Other) };
         Assert.That(ReadPak(ReadCpk("CPK/EN.CPK", "mod")[0].Bytes), Is.EqualTo(expected));
         Assert.That(ReadPak(ReadCpk("CPK/BASE.CPK", "mod").Single().Bytes), Is.EqualTo(expected));
+    }
+
+    [TestCase("es", "ES.CPK")]
+    [TestCase("ja", "JP.CPK")]
+    [TestCase("en", "EN.CPK")]
+    public void OnePathInSeveralLanguageCpks_IsBuiltFromTheGameLanguagesCpk_AsEssentialsOrdersThem(string language, string expectedCpk)
+    {
+        var copies = new Dictionary<string, byte[]>();
+        foreach (var (cpk, seed) in new[] { ("BASE.CPK", 30), ("EN.CPK", 31), ("ES.CPK", 32), ("JP.CPK", 33) })
+        {
+            copies[cpk] = TestData.Random(seed, 120 + seed);
+            _dir.Write($"game/CPK/{cpk}", CpkTestWriter.WriteNamed([new("FIELD/PACK", "FD007_003.ARC", Pak(("f007.bf", Bf), ("own.bin", copies[cpk])))]));
+        }
+        var bf = _dir.Write("mod/FEmulator/PAK/field/pack/fd007_003.arc/f007.bf", TestData.Random(34, 77));
+
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]) { Language = new LanguageChoice(language, "test") });
+        foreach (var cpk in copies.Keys)
+        {
+            using var file = game.OpenFile($"CPK/{cpk}");
+            var bytes = new byte[file.Length];
+            file.ReadExactly(0, bytes);
+            var path = _dir.Write($"served-{language}-{cpk}", bytes);
+            Assert.That(ReadPak(Content(path, CpkIndependentReader.Read(path).Entries.Single())),
+                Is.EqualTo(new[] { ("f007.bf", File.ReadAllBytes(bf)), ("own.bin", copies[expectedCpk]) }), cpk);
+        }
     }
 
     [Test]

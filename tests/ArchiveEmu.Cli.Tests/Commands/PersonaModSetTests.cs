@@ -113,6 +113,35 @@ public sealed class PersonaModSetTests
         Assert.That(build.GetProperty("failures").GetArrayLength(), Is.Zero);
     }
 
+    [Test]
+    public void BuildText_SaysTheLanguage_TheFontConflict_AndOneLinePerFolderNotApplied()
+    {
+        var result = CliRun.Run(["build", .. GameAndMods()]);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        var lines = result.Out.Split('\n');
+        Assert.That(lines, Has.Member("language: en (default: the game is not in a Steam library)"), result.Out);
+        Assert.That(lines.Count(l => l.Contains("conflict   entry FONT/FONT0.FNT: essentials-font") && l.EndsWith("-> font-l10n wins")), Is.EqualTo(2), result.Out);
+        Assert.That(lines.Where(l => l.StartsWith("not applied  ")).Select(l => l.Split(" not applied: ")[0]), Is.EquivalentTo(new[]
+        {
+            "not applied  font-l10n: 1 file(s) in FEmulator/L10N/es/",
+            "not applied  script-only: 1 file(s) in bgme/",
+            "not applied  script-only: 1 file(s) in FEmulator/BF/",
+            "not applied  script-only: 1 file(s) in FEmulator/PAK/",
+            "not applied  misspelled: 1 file(s) in CRIFsV2Hok/",
+        }), result.Out);
+    }
+
+    [TestCase("CPK/BASE.CPK")]
+    [TestCase("CPK/EN.CPK")]
+    public void Cat_WithOnlyTheModsNothingOfWhichApplies_ServesTheOriginalCpkByteForByte(string cpk)
+    {
+        var output = _dir["alone.cpk"];
+        var result = CliRun.Run("cat", "--game", PersonaSample.Game, "--mod", PersonaSample.Mod("script-only"), "--mod", PersonaSample.Mod("misspelled"),
+            "--no-cache", cpk, "-o", output);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        Assert.That(File.ReadAllBytes(output), Is.EqualTo(File.ReadAllBytes(Path.Combine(PersonaSample.Game, cpk))), "in-game code files never change the game");
+    }
+
     [TestCase("P5REssentials/CPK/EN.CPK/FONT/FONT0.FNT")]
     [TestCase("CRIFsV2Hok/CPK/EN/FONT/FONT0.FNT")]
     [TestCase("bgme/battle.pme")]

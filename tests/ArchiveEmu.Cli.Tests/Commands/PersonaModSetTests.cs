@@ -149,6 +149,7 @@ public sealed class PersonaModSetTests
     {
         var result = CliRun.Run(["cat", .. GameAndMods(path, "-o", _dir["stray"])]);
         Assert.That(result.ExitCode, Is.Not.Zero, result.ToString());
+        Assert.That(result.Error, Does.Contain($"{path}: not found in the game folder or any mod"));
         Assert.That(File.Exists(_dir["stray"]), Is.False);
     }
 }

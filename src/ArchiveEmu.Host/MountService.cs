@@ -30,11 +30,11 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
         var language = options.ChooseLanguage(message => logger.LogWarning("{Message}", message));
-        logger.LogInformation("language: {Language}", language);
         var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
         {
             Cache = cache, Pool = pool, Compression = options.CompressionChoice, Language = language,
         });
+        logger.LogInformation("language: {Language}", language); // once the mods resolve: a refusal stays one line
         var plan = game.Plan;
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);

@@ -183,14 +183,48 @@ public sealed class TableReportTests
         Assert.That(CliRun.Run(["build", .. GameAndMods()]).Out, Does.Not.Contain("merged table"));
     }
 
-    // The segments of a P5R TBL read here: per segment a big-endian s32 length, the data, zeros to a multiple of 16.
-    private static (long Offset, int Length)[] Spans(byte[] tbl, int count)
+    [Test]
+    public void BuildAndLs_P4GTableInsideThePakInTheCpk_IsNamedThroughBothArchives()
+    {
+        const string nested = "data.cpk/init_free.bin/battle/UNIT.TBL";
+        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
+        byte[][] game = [TestData.Random(20, 60 * 3), TestData.Random(21, 2 * 10), TestData.Random(22, 2 * 10)];
+        var a = Copy(game);
+        a[0][60 + 20] ^= 0xFF; // enemy 1's u16 at 20 (P4G UNIT): a and b
+        var b = Copy(game);
+        b[0][60 + 21] ^= 0x0F;
+        b[2][3] ^= 0x0F;
+        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
+        _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
+            [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/UNIT.TBL", PersonaTableWriter.Tbl(true, game))]))]));
+        var mods = new[] { ("a", a), ("b", b) }
+            .Select(m => (m.Item1, File.ReadAllBytes(_dir.Write($"{m.Item1}/CRIFsV2Hook/CPK/data/init_free.bin/battle/UNIT.TBL", PersonaTableWriter.Tbl(true, m.Item2)))))
+            .ToArray();
+        string[] args = ["--game", _dir["game"], "--mod", _dir["a"], "--mod", _dir["b"], "--no-cache", "--json"];
+
+        var build = CliRun.Run(["build", .. args]);
+        var ls = CliRun.Run(["ls", .. args, nested]);
+
+        Assert.That(build.ExitCode, Is.Zero, build.ToString());
+        using var doc = JsonDocument.Parse(build.Out);
+        var table = doc.RootElement.GetProperty("tables").EnumerateArray().Single();
+        Assert.That(table.GetProperty("path").GetString(), Is.EqualTo(nested));
+        Assert.That(Conflicts(table), Is.EqualTo(new[] { (0, 80L, 2, new[] { "a", "b" }, "b") }));
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        using var listing = JsonDocument.Parse(ls.Out);
+        var merged = ReferenceTableMerger.MergeTbl(PersonaTableWriter.Tbl(true, game), mods, PersonaTableWriter.P4GUnit, littleEndian: true);
+        Assert.That(listing.RootElement.GetProperty("segments").EnumerateArray().Select(s => (s.GetProperty("offset").GetInt64(), s.GetProperty("length").GetInt32())),
+            Is.EqualTo(Spans(merged, 3, littleEndian: true)));
+    }
+
+    // The segments of a TBL read here: per segment an s32 length (big-endian in P5R), the data, zeros to a multiple of 16.
+    private static (long Offset, int Length)[] Spans(byte[] tbl, int count, bool littleEndian = false)
     {
         var spans = new (long, int)[count];
         int at = 0;
         for (int i = 0; i < count; i++)
         {
-            int length = BinaryPrimitives.ReadInt32BigEndian(tbl.AsSpan(at));
+            int length = littleEndian ? BinaryPrimitives.ReadInt32LittleEndian(tbl.AsSpan(at)) : BinaryPrimitives.ReadInt32BigEndian(tbl.AsSpan(at));
             spans[i] = (at + 4, length);
             at = (at + 4 + length + 15) / 16 * 16;
         }

@@ -217,6 +217,33 @@ public sealed class TableReportTests
             Is.EqualTo(Spans(merged, 3, littleEndian: true)));
     }
 
+    [Test]
+    public void LsJson_P5RNameTbl_NamesTheModsOnBothSegmentsOfAPairTheyChanged()
+    {
+        const string names = "CPK/EN.CPK/BATTLE/TABLE/NAME.TBL";
+        var game = Enumerable.Range(0, 19).Select(p => Enumerable.Range(0, 3).Select(i => $"Name {p}.{i}").ToList()).ToArray();
+        var a = game.Select(l => l.ToList()).ToArray();
+        a[2][1] = "Arsene the Longer";
+        var b = game.Select(l => l.ToList()).ToArray();
+        b[2][1] = "Arsene";
+        b[5].Add("New Skill");
+        _dir.Write("game/P5R.exe", [0x4D, 0x5A]);
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("BATTLE/TABLE", "NAME.TBL", PersonaTableWriter.Names(game))]));
+        _dir.Write("a/CRIFsV2Hook/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL", PersonaTableWriter.Names(a));
+        _dir.Write("b/CRIFsV2Hook/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL", PersonaTableWriter.Names(b));
+
+        var ls = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["a"], "--mod", _dir["b"], "--no-cache", "--json", names);
+
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        using var doc = JsonDocument.Parse(ls.Out);
+        var merged = PersonaTableWriter.Names(ReferenceTableMerger.MergeNames(game, [a, b]));
+        string ChangedBy(int segment) => (segment / 2) switch { 2 => "a,b", 5 => "b", _ => "" };
+        Assert.That(doc.RootElement.GetProperty("segments").EnumerateArray().Select(s => (s.GetProperty("index").GetInt32(), s.GetProperty("offset").GetInt64(),
+                s.GetProperty("length").GetInt32(), string.Join(",", s.GetProperty("mods").EnumerateArray().Select(m => m.GetString())))),
+            Is.EqualTo(Spans(merged, 38).Select((s, i) => (i, s.Offset, s.Length, ChangedBy(i)))));
+        Assert.That(Conflicts(doc.RootElement), Is.EqualTo(new[] { (2, 1L, "Arsene".Length + 1, new[] { "a", "b" }, "b") }));
+    }
+
     // The segments of a TBL read here: per segment an s32 length (big-endian in P5R), the data, zeros to a multiple of 16.
     private static (long Offset, int Length)[] Spans(byte[] tbl, int count, bool littleEndian = false)
     {

@@ -1,5 +1,4 @@
 using ArchiveEmu.Core.MergedCache;
-using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
@@ -44,13 +43,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         foreach (var conflict in plan.Conflicts)
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
-        foreach (var (path, table) in MergedTableReports.Of(plan)) // one line per merged Persona table; `archiveemu ls` of its path lists the fields
-        {
-            logger.LogInformation("merged table: {Table} from {Mods}; {Conflicts} field(s) set by several mods",
-                path, string.Join(", ", table.Mods.Select(m => $"{m.Mod} ({m.Fields})")), table.Conflicts.Count);
-            foreach (var line in table.NotApplied)
-                logger.LogInformation("not applied: {Line}", line);
-        }
+        MergedTableLog.Write(logger, plan);
         var compression = storing && options.Policy != MergePolicy.Never ? Compression(game) : ChunkCompression.None; // nothing merged otherwise
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, compression, storing, logger);
         var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);

@@ -171,6 +171,23 @@ public sealed class TableReportTests
     }
 
     [Test]
+    public void Build_ModTableWithBytesAfterItsLastSegment_ReportsThemNotAppliedUnderTheTable()
+    {
+        WriteGame(withExe: true);
+        var c = _dir["c/CRIFsV2Hook/CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL"];
+        File.WriteAllBytes(c, [.. File.ReadAllBytes(c), 7, 7, 7]);
+
+        var json = CliRun.Run(["build", .. GameAndMods("--json")]);
+        var text = CliRun.Run(["build", .. GameAndMods()]);
+
+        Assert.That(json.ExitCode, Is.Zero, json.ToString());
+        using var doc = JsonDocument.Parse(json.Out);
+        var notApplied = doc.RootElement.GetProperty("tables")[0].GetProperty("not_applied").EnumerateArray().Select(n => n.GetString()).Single();
+        Assert.That(notApplied, Does.StartWith("c: ").And.Contain("the 3 bytes after segment 5 are not applied"));
+        Assert.That(text.Out.Split('\n'), Does.Contain($"  not applied  {notApplied}"));
+    }
+
+    [Test]
     public void Build_GameWithoutAPersonaExecutable_ReportsNoTables()
     {
         WriteGame(withExe: false);

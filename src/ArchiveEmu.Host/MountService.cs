@@ -43,6 +43,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         foreach (var conflict in plan.Conflicts)
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
+        MergedTableLog.Write(logger, plan);
         var compression = storing && options.Policy != MergePolicy.Never ? Compression(game) : ChunkCompression.None; // nothing merged otherwise
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, compression, storing, logger);
         var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);

@@ -61,6 +61,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             o.WriteLine($"{ov.RelativePath}  (whole file from {ov.Mod}, rule {ov.Rule})");
         foreach (var c in plan.Conflicts.Where(c => c.Entry is null))
             o.WriteLine($"  conflict   {c.Target}: {ModsWithRules(c)} -> {c.Winner} wins");
+        TableReport.WriteText(o, plan);
         foreach (var w in warnings)
             o.WriteLine($"warning    {w}");
         foreach (var mod in plan.ModReports.Where(m => m.Languages.Count > 0))
@@ -126,6 +127,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             }),
             overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod, rule = ov.Rule }),
             conflicts = plan.Conflicts.Select(ConflictJson),
+            tables = TableReport.Json(plan),
             failures = failures.Select(f => new { path = f.Route.RelativePath, format = f.Route.Format.Name, error = f.Error, hint = f.Hint }),
             warnings,
             mods = plan.ModReports.Select(m => new { mod = m.Mod, layout = m.Layout, applied = m.Applied, languages = m.Languages }),

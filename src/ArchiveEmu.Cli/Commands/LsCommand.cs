@@ -29,6 +29,8 @@ internal sealed class LsCommand : ICommand
         foreach (var n in game.Plan.NotApplied.Where(n => !n.Quiet)) // beside the warnings: files of the mods that ArchiveEmu leaves out
             console.Error.WriteLine($"archiveemu: not applied: {n.Line}");
         var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
+        if (TableReport.TryList(game.Plan, target, parse.GetValue(_json), console.Out)) // a merged Persona table lists its segments, not entries
+            return 0;
         // An archive inside an archive that mods change inside (models/gta3.img/infernus.txd) is listed as built for its entry.
         var inner = game.Plan.FindArchive(target) is null ? InnerRoute(game.Plan.Archives, target) : null;
         using var archive = inner?.Build() ?? game.OpenArchive(target);

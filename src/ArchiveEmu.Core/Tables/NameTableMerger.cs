@@ -64,9 +64,14 @@ internal static class NameTableMerger
                 conflicts.Add(new TableConflict(pair, index, merged[pair][index].Length, names, names[^1]));
             }
         }
+        var file = Write(merged, table.Path);
+        // A changed string moves its pair's offsets too: both segments of the pair (2p offsets, 2p+1 strings) name its mods.
+        IReadOnlyList<string> ModsOf(int segment) => changedBy.Where(c => c.Key.Pair == segment / 2).SelectMany(c => c.Value).Distinct().Order()
+            .Select(k => mods[k].Mod).ToArray();
         var report = new TableMergeReport(table.Path,
-            mods.Select((m, k) => new TableModContribution(m.Mod, fields[k], won[k])).ToList(), conflicts, notApplied);
-        return new MergedTable(Write(merged, table.Path), report);
+            mods.Select((m, k) => new TableModContribution(m.Mod, fields[k], won[k])).ToList(), conflicts, notApplied)
+        { Segments = TableSegment.Locate(table, file, ModsOf) };
+        return new MergedTable(file, report);
     }
 
     // Each pair as Essentials' NameTableSegment.Serialize writes it: offsets, padding, the strings' total length, strings, padding.

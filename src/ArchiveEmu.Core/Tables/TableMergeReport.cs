@@ -15,7 +15,28 @@ internal sealed record TableMergeReport(
     string Path,
     IReadOnlyList<TableModContribution> Mods,
     IReadOnlyList<TableConflict> Conflicts,
-    IReadOnlyList<string> NotApplied);
+    IReadOnlyList<string> NotApplied)
+{
+    /// <summary>Where each segment's data lies in the merged file and which mods changed it (empty when the table was not merged).</summary>
+    public IReadOnlyList<TableSegment> Segments { get; init; } = [];
+}
+
+/// <summary>Segment <see cref="Index"/> of a merged table: <see cref="Length"/> bytes of data at <see cref="Offset"/> of the merged file, changed by <see cref="Mods"/> (load order).</summary>
+internal sealed record TableSegment(int Index, long Offset, int Length, IReadOnlyList<string> Mods)
+{
+    /// <summary>
+    /// The segments of <paramref name="merged"/>, found by reading it back as <paramref name="table"/>'s container (a flat
+    /// file is one segment), so the listing shows what is served; <paramref name="modsOf"/> gives segment i's mods.
+    /// </summary>
+    public static IReadOnlyList<TableSegment> Locate(MergeableTable table, VirtualFiles.VirtualFile merged, Func<int, IReadOnlyList<string>> modsOf)
+    {
+        if (table.Shape == TableShape.Flat)
+            return [new TableSegment(0, 0, checked((int)merged.Length), modsOf(0))];
+        var spans = TableContainer.TryRead(table, Formats.EntryInput.FromVirtualFile(merged, table.Path), out var error)
+            ?? throw new InvalidOperationException($"the merged {table.Path} does not read back as its container: {error}");
+        return spans.Select((s, i) => new TableSegment(i, s.DataOffset, s.Length, modsOf(i))).ToArray();
+    }
+}
 
 /// <summary>A merged table: the emulated file to serve in place of the original entry, and how it was merged.</summary>
 internal sealed record MergedTable(VirtualFiles.VirtualFile File, TableMergeReport Report);

@@ -114,7 +114,8 @@ internal static class TableMerger
             data[i](writer);
             writer.WriteBytes(new byte[TableContainer.RoundUp(4 + lengths[i]) - 4 - lengths[i]]);
         }
-        return new MergedTable(writer.Build(), tally.Report(table.Path, notApplied));
+        var built = writer.Build();
+        return new MergedTable(built, tally.Report(table, built, notApplied));
     }
 
     // A mod's edits to a segment the merge does not take from it are not applied: say so, once per mod and segment.
@@ -146,7 +147,8 @@ internal static class TableMerger
         writer.WriteSegment(merge, originalSide, modSides);
         var tally = new Tally(mods);
         tally.Add(0, merge);
-        return new MergedTable(writer.Build(), tally.Report(table.Path, notApplied));
+        var built = writer.Build();
+        return new MergedTable(built, tally.Report(table, built, notApplied));
     }
 
     private static SegmentSide Side(EntryInput file, TableContainer.SegmentSpan span) =>
@@ -158,6 +160,7 @@ internal static class TableMerger
         private readonly int[] _fields = new int[mods.Count];
         private readonly int[] _won = new int[mods.Count];
         private readonly List<TableConflict> _conflicts = [];
+        private readonly Dictionary<int, SortedSet<int>> _segmentMods = []; // segment -> the mods that changed it
 
         public void Add(int segment, SegmentMerge merge)
         {
@@ -166,6 +169,8 @@ internal static class TableMerger
                 if (merge.Changed[k] is not { } changed)
                     continue;
                 _fields[k] += changed.Count;
+                if (changed.Count > 0)
+                    ModsOf(segment).Add(k);
                 foreach (var (start, _) in changed)
                 {
                     if (merge.Owners[start] == k)
@@ -180,7 +185,10 @@ internal static class TableMerger
         public void AddReplaced(int segment, List<int> givers, int length)
         {
             foreach (int k in givers)
+            {
                 _fields[k]++;
+                ModsOf(segment).Add(k);
+            }
             _won[givers[^1]]++;
             if (givers.Count > 1)
                 AddConflict(segment, 0, length, givers);
@@ -192,7 +200,12 @@ internal static class TableMerger
             _conflicts.Add(new TableConflict(segment, start, width, names, names[^1]));
         }
 
-        public TableMergeReport Report(string path, List<string> notApplied) =>
-            new(path, mods.Select((m, k) => new TableModContribution(m.Mod, _fields[k], _won[k])).ToList(), _conflicts, notApplied);
+        private SortedSet<int> ModsOf(int segment) => _segmentMods.TryGetValue(segment, out var set) ? set : _segmentMods[segment] = [];
+
+        public TableMergeReport Report(MergeableTable table, VirtualFiles.VirtualFile merged, List<string> notApplied) =>
+            new(table.Path, mods.Select((m, k) => new TableModContribution(m.Mod, _fields[k], _won[k])).ToList(), _conflicts, notApplied)
+            {
+                Segments = TableSegment.Locate(table, merged, i => _segmentMods.TryGetValue(i, out var set) ? set.Select(k => mods[k].Mod).ToArray() : []),
+            };
     }
 }

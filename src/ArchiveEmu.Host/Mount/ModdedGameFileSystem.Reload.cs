@@ -31,6 +31,7 @@ internal sealed partial class ModdedGameFileSystem
                     _logger.LogWarning("hot reload: {Message}", warning);
                 foreach (var line in game.Plan.NotApplied.Select(n => n.Line).Except(old.Game.Plan.NotApplied.Select(n => n.Line))) // each new one, once
                     _logger.LogInformation("hot reload: not applied: {Line}", line);
+                MergedTableLog.Write(_logger, game.Plan, old.Game.Plan, "hot reload: ");
                 next = MountSnapshot.Create(game, old);
             }
             catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException)

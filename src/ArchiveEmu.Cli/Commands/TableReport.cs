@@ -1,0 +1,86 @@
+using System.Text.Json;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Tables;
+
+namespace ArchiveEmu.Cli.Commands;
+
+/// <summary>
+/// The merged Persona tables in build's report and in ls (docs/TABLES.md): per table the mods and how many fields each
+/// gave, every field several mods changed (Essentials only logs a line per merge), and what was not applied.
+/// </summary>
+internal static class TableReport
+{
+    /// <summary>Conflicts shown per table in text; the JSON lists them all.</summary>
+    internal const int ConflictLines = 10;
+
+    /// <summary>Per table a line naming it, a line of the mods with their field counts, its conflicts (capped), then what was not applied.</summary>
+    public static void WriteText(TextWriter o, RoutePlan plan)
+    {
+        foreach (var (path, report) in MergedTableReports.Of(plan))
+        {
+            o.WriteLine($"{path}  (merged table)");
+            if (report.Mods.Count > 0)
+                o.WriteLine($"  mods       {string.Join(", ", report.Mods.Select(m => $"{m.Mod} {Fields(m.Fields)}"))}");
+            foreach (var c in report.Conflicts.Take(ConflictLines))
+                o.WriteLine($"  conflict   {Conflict(c)}");
+            if (report.Conflicts.Count > ConflictLines)
+                o.WriteLine($"  conflict   and {report.Conflicts.Count - ConflictLines} more (build --json or ls {path} lists them all)");
+            foreach (var n in report.NotApplied)
+                o.WriteLine($"  not applied  {n}");
+        }
+    }
+
+    /// <summary>The build JSON's <c>tables</c>: path, mods with fields, every conflict, and the lines not applied.</summary>
+    public static object Json(RoutePlan plan) => MergedTableReports.Of(plan).Select(t => new
+    {
+        path = t.Path,
+        mods = t.Report.Mods.Select(m => new { mod = m.Mod, fields = m.Fields }),
+        conflicts = t.Report.Conflicts.Select(ConflictJson),
+        not_applied = t.Report.NotApplied,
+    });
+
+    /// <summary>
+    /// ls of a merged table's path through its archive: its segments (index, data offset and length in the merged file, the
+    /// mods that changed it) and its conflicts. False when <paramref name="target"/> names no merged table.
+    /// </summary>
+    public static bool TryList(RoutePlan plan, string target, bool json, TextWriter o)
+    {
+        var found = MergedTableReports.Of(plan).Where(t => string.Equals(t.Path, target, StringComparison.OrdinalIgnoreCase)).ToArray();
+        if (found.Length == 0)
+            return false;
+        var (path, report) = found[0];
+        if (json)
+        {
+            var doc = new
+            {
+                table = path,
+                mods = report.Mods.Select(m => new { mod = m.Mod, fields = m.Fields, fields_kept = m.FieldsWon }),
+                segments = report.Segments.Select(s => new { index = s.Index, offset = s.Offset, length = s.Length, mods = s.Mods }),
+                conflicts = report.Conflicts.Select(ConflictJson),
+                not_applied = report.NotApplied,
+            };
+            o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
+            return true;
+        }
+        var segments = report.Segments.Count == 1 ? "1 segment" : $"{report.Segments.Count} segments";
+        var conflicts = report.Conflicts.Count == 1 ? "1 conflict" : $"{report.Conflicts.Count} conflicts";
+        o.WriteLine($"{path}  merged table  {segments}  {conflicts}");
+        foreach (var m in report.Mods)
+            o.WriteLine($"mod      {m.Mod}: {Fields(m.Fields)} changed, {m.FieldsWon} kept");
+        o.WriteLine($"{"segment",7}  {"offset",10}  {"length",10}  mods");
+        foreach (var s in report.Segments)
+            o.WriteLine($"{s.Index,7}  {s.Offset,10}  {s.Length,10}  {(s.Mods.Count == 0 ? "-" : string.Join(", ", s.Mods))}");
+        foreach (var c in report.Conflicts)
+            o.WriteLine($"conflict {Conflict(c)}");
+        foreach (var n in report.NotApplied)
+            o.WriteLine($"not applied  {n}");
+        return true;
+    }
+
+    private static object ConflictJson(TableConflict c) => new { segment = c.Segment, offset = c.Offset, width = c.Width, mods = c.Mods, winner = c.Winner };
+
+    private static string Conflict(TableConflict c) =>
+        $"segment {c.Segment} offset {c.Offset} width {c.Width}: {string.Join(", ", c.Mods)} -> {c.Winner} wins";
+
+    private static string Fields(int count) => count == 1 ? "1 field" : $"{count} fields";
+}

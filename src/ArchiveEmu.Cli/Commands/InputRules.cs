@@ -37,8 +37,17 @@ internal sealed class InputRules
         : entry.Name is { } name && _byName.TryGetValue(name, out var byName) ? byName
         : entry.Input is { } input && _byInput.TryGetValue(input, out var byInput) ? byInput : null;
 
-    /// <summary>"FEmulator/AFS/Sound.afs 2 entries, mirror 1 entry": how many changes each rule placed, most first.</summary>
-    public static string Summary(ArchiveRoute route) => string.Join(", ", route.Patch.Changes
+    /// <summary>
+    /// "FEmulator/AFS/Sound.afs 2 entries, mirror 1 entry": how many changes each rule placed, most first; then, for an archive
+    /// inside an entry that mods change inside, "FEmulator/PAK/field/f.arc 1 entry in FIELD/F.ARC" at every depth.
+    /// </summary>
+    public static string Summary(ArchiveRoute route) => string.Join(", ", Counts(route.Patch.Changes, "")
+        .Concat(route.Nested.SelectMany(n => Nested(n, n.Entry.ToString()))));
+
+    private static IEnumerable<string> Nested(NestedRoute nested, string path) =>
+        Counts(nested.Route.Patch.Changes, $" in {path}").Concat(nested.Route.Nested.SelectMany(n => Nested(n, $"{path}/{n.Entry}")));
+
+    private static IEnumerable<string> Counts(IEnumerable<EntryChange> changes, string where) => changes
         .GroupBy(c => c.Rule ?? "code").OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
-        .Select(g => $"{g.Key} {g.Count()} {(g.Count() == 1 ? "entry" : "entries")}"));
+        .Select(g => $"{g.Key} {g.Count()} {(g.Count() == 1 ? "entry" : "entries")}{where}");
 }

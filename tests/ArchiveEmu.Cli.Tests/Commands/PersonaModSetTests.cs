@@ -131,6 +131,22 @@ public sealed class PersonaModSetTests
         }), result.Out);
     }
 
+    [Test]
+    public void BuildText_RulesLine_CountsTheFefRoutesInsideTheCpksEntries_NamingEachEntry()
+    {
+        var result = CliRun.Run(["build", .. GameAndMods()]);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        var rules = result.Out.Split('\n').Where(l => l.StartsWith("  rules      ")).Select(l => l["  rules      ".Length..].Split(", ")).ToList();
+        Assert.That(rules, Has.Count.EqualTo(2), result.Out);
+        Assert.That(rules[1], Is.SupersetOf(new[]
+        {
+            "FEmulator/PAK/field/pack/fd007_003.arc 1 entry in FIELD/PACK/FD007_003.ARC",
+            "FEmulator/SPD/fd007.spd 1 entry in FIELD/PACK/FD007_003.ARC/fd007.spd",
+            "FEmulator/AWB/BGM_42.AWB 1 entry in SOUND/BGM_42.AWB",
+            "FEmulator/SPD/FONT/CHAT/CHAT.SPD 1 entry in FONT/CHAT/CHAT.SPD",
+        }), result.Out);
+    }
+
     [TestCase("CPK/BASE.CPK")]
     [TestCase("CPK/EN.CPK")]
     public void Cat_WithOnlyTheModsNothingOfWhichApplies_ServesTheOriginalCpkByteForByte(string cpk)

@@ -39,23 +39,6 @@ internal sealed class ArchiveLookalike(string gameRoot)
             candidates = _gameFiles.Where(f => Path.GetExtension(f).Equals(extension, StringComparison.OrdinalIgnoreCase)).ToArray();
         if (candidates.Length == 0)
             candidates = _gameFiles.Where(f => ArchiveExtensions.Contains(Path.GetExtension(f))).ToArray();
-        return candidates.MinBy(f => EditDistance(f.ToUpperInvariant(), relative.ToUpperInvariant()));
-    }
-
-    /// <summary>Levenshtein distance: insertions, deletions and substitutions of one UTF-16 unit each cost 1.</summary>
-    private static int EditDistance(string a, string b)
-    {
-        var previous = new int[b.Length + 1];
-        var current = new int[b.Length + 1];
-        for (int j = 0; j <= b.Length; j++)
-            previous[j] = j;
-        for (int i = 1; i <= a.Length; i++)
-        {
-            current[0] = i;
-            for (int j = 1; j <= b.Length; j++)
-                current[j] = Math.Min(Math.Min(current[j - 1], previous[j]) + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
-            (previous, current) = (current, previous);
-        }
-        return previous[b.Length];
+        return candidates.MinBy(f => EditDistance.IgnoringCase(f, relative));
     }
 }

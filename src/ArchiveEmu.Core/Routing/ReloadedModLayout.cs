@@ -112,26 +112,11 @@ internal sealed class ReloadedModLayout
 
     /// <summary>The known root folder (a file layout or one only code in the game reads) nearest to <paramref name="name"/>, letter case aside.</summary>
     public static string Closest(string name) =>
-        FileLayouts.Concat(InGameCode.RootFolders).MinBy(known => EditDistance(name.ToUpperInvariant(), known.ToUpperInvariant()))!;
+        FileLayouts.Concat(InGameCode.RootFolders).MinBy(known => EditDistance.IgnoringCase(name, known))!;
 
     /// <summary>Whether <paramref name="name"/> looks like a misspelled layout folder: within a third of its letters of the closest one.</summary>
     public static bool NearlyALayout(string name) =>
-        EditDistance(name.ToUpperInvariant(), Closest(name).ToUpperInvariant()) <= Math.Max(1, Closest(name).Length / 3);
-
-    /// <summary>Levenshtein distance: the fewest one-letter insertions, deletions and substitutions from one name to the other.</summary>
-    internal static int EditDistance(string a, string b)
-    {
-        var previous = Enumerable.Range(0, b.Length + 1).ToArray();
-        var current = new int[b.Length + 1];
-        for (int i = 1; i <= a.Length; i++)
-        {
-            current[0] = i;
-            for (int j = 1; j <= b.Length; j++)
-                current[j] = Math.Min(Math.Min(current[j - 1], previous[j]) + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
-            (previous, current) = (current, previous);
-        }
-        return previous[b.Length];
-    }
+        EditDistance.IgnoringCase(name, Closest(name)) <= Math.Max(1, Closest(name).Length / 3);
 
     /// <summary>The files ModConfig.json names, relative to its folder with '/', each with its field.</summary>
     private static IEnumerable<(string Field, string Name)> NamedFiles(string config)

@@ -65,7 +65,11 @@ public sealed class P5rScaleGameTests
     [Test]
     public void TheTwoUnitTableMods_ChangeDifferentEnemiesAndOneFieldBoth_AndTheSecondGrowsTheLastSegment()
     {
-        var original = P5rTableWriter.Segments(File.ReadAllBytes(Extract("CPK/BASE.CPK", "BATTLE/TABLE/UNIT.TBL")));
+        var table = File.ReadAllBytes(Extract("CPK/BASE.CPK", "BATTLE/TABLE/UNIT.TBL"));
+        // Essentials' container, read here by hand: a big-endian length, the data, the next segment on a multiple of 16.
+        Assert.That(BinaryPrimitives.ReadInt32BigEndian(table), Is.EqualTo(784 * 68));
+        Assert.That(BinaryPrimitives.ReadInt32BigEndian(table.AsSpan((4 + 784 * 68 + 15) / 16 * 16)), Is.EqualTo(784 * 40));
+        var original = P5rTableWriter.Segments(table);
         var first = P5rTableWriter.Segments(File.ReadAllBytes(ModFile(0, "P5REssentials/CPK/BASE.CPK/BATTLE/TABLE/UNIT.TBL")));
         var second = P5rTableWriter.Segments(File.ReadAllBytes(ModFile(1, "P5REssentials/CPK/BASE.CPK/BATTLE/TABLE/UNIT.TBL")));
         Assert.That(original, Has.Count.EqualTo(6));

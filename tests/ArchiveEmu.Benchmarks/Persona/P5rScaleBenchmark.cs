@@ -11,7 +11,8 @@ namespace ArchiveEmu.Benchmarks.Persona;
 /// figure in its own process: <c>build --no-cache</c>, <c>build</c> with layouts cached, mount ready (process start to a
 /// listable mount point), the first <c>stat</c> and first 4 KiB read of a modded CPK through the mount, and peak memory.
 /// <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- p5r-scale [--rounds N] [--dir DIR] [--cli PATH]
-/// [--entries N] [--mods N] [--files N]</c>; build the CLI first: <c>dotnet build src/ArchiveEmu.Cli -c Release</c>.
+/// [--entries N] [--mods N] [--files N] [--mix persona|crifs-only]</c> (crifs-only: every mod file in a CRIFsV2Hook/CPK folder,
+/// the set issue 31's "today" figures came from); build the CLI first: <c>dotnet build src/ArchiveEmu.Cli -c Release</c>.
 /// </summary>
 internal static class P5rScaleBenchmark
 {
@@ -20,7 +21,8 @@ internal static class P5rScaleBenchmark
     public static int Run(string[] args)
     {
         int rounds = Number(args, "--rounds", 5);
-        var scale = new P5rScaleGame.Scale(Number(args, "--entries", 40_000), Number(args, "--mods", 50), Number(args, "--files", 20));
+        bool criFsOnly = Option(args, "--mix") == "crifs-only";
+        var scale = new P5rScaleGame.Scale(Number(args, "--entries", 40_000), Number(args, "--mods", 50), Number(args, "--files", 20), CriFsOnly: criFsOnly);
         string dir = Option(args, "--dir") ?? Path.Combine(Path.GetTempPath(), "archiveemu-p5r-scale");
         string cli = Option(args, "--cli") ?? DefaultCli();
         if (!File.Exists(cli))
@@ -30,7 +32,7 @@ internal static class P5rScaleBenchmark
         }
 
         var clock = Stopwatch.StartNew();
-        var game = P5rScaleGame.Open(Path.Combine(dir, "data"), scale);
+        var game = P5rScaleGame.Open(Path.Combine(dir, criFsOnly ? "data-crifs-only" : "data"), scale);
         Console.WriteLine($"game {game.Game}: {string.Join(", ", game.CpkPaths.Select(c => $"{c.Key} {c.Value.Count} entries"))}; "
             + $"{game.Mods.Count} mods, {game.ModFileCount} mod files; {(game.Written ? "written" : "reused")} in {clock.Elapsed.TotalSeconds:F1} s");
         Console.WriteLine($"cli {cli}; {Environment.ProcessorCount} cores; load {File.ReadAllText("/proc/loadavg").Trim()}");

@@ -145,6 +145,14 @@ public sealed class P5rScaleGameTests
             Is.EqualTo(SHA256.HashData(File.ReadAllBytes(ModFile(0, _game.Mods[0].Files[0])))));
     }
 
+    [Test]
+    public void TheCriFsOnlyMix_PutsEveryModFileInACriHookFolder()
+    {
+        var game = P5rScaleGame.Open(_dir["crifs"], new P5rScaleGame.Scale(EntriesPerCpk: 400, Mods: 8, CriFsOnly: true));
+        Assert.That(game.Mods.SelectMany(m => m.Files), Has.All.StartsWith("CRIFsV2Hook/CPK/"));
+        Assert.That(game.ModFileCount, Is.EqualTo(8 * 20));
+    }
+
     private string ModFile(int mod, string path) => Path.Combine(_game.ModFolders.ElementAt(mod), path);
 
     // The entry's stored bytes, cut out at the offset the independent reader gives, into a file of its own.

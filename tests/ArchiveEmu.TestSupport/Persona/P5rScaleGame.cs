@@ -9,14 +9,17 @@ namespace ArchiveEmu.TestSupport.Persona;
 public sealed class P5rScaleGame
 {
     /// <summary>Bumped whenever the generator's output changes, so a cached folder is written again.</summary>
-    public const int Version = 1;
+    public const int Version = 2;
 
     private const string StampFile = "p5r-scale.stamp";
 
-    /// <summary>How big: entries in each CPK, mods, files per mod, and the seed.</summary>
-    public sealed record Scale(int EntriesPerCpk = 40_000, int Mods = 50, int FilesPerMod = 20, int Seed = 31)
+    /// <summary>
+    /// How big: entries in each CPK, mods, files per mod, and the seed; <paramref name="CriFsOnly"/> puts every mod file in a
+    /// <c>CRIFsV2Hook/CPK</c> folder instead of mixing the layouts (the set issue 31's "today" figures were taken with).
+    /// </summary>
+    public sealed record Scale(int EntriesPerCpk = 40_000, int Mods = 50, int FilesPerMod = 20, int Seed = 31, bool CriFsOnly = false)
     {
-        public string Stamp => $"p5r-scale v{Version} entries={EntriesPerCpk} mods={Mods} files={FilesPerMod} seed={Seed}";
+        public string Stamp => $"p5r-scale v{Version} entries={EntriesPerCpk} mods={Mods} files={FilesPerMod} seed={Seed}" + (CriFsOnly ? " crifs-only" : "");
     }
 
     /// <summary>A mod: its folder's name under <see cref="ModsFolder"/>, its main layout, and its files (relative, '/'), ModConfig.json aside.</summary>
@@ -59,7 +62,7 @@ public sealed class P5rScaleGame
     {
         scale ??= new Scale();
         var cpks = new P5rScaleCpks(scale.EntriesPerCpk, scale.Seed);
-        var plan = P5rScaleMods.Plan(cpks, scale.Mods, scale.FilesPerMod, scale.Seed);
+        var plan = P5rScaleMods.Plan(cpks, scale);
         var cpkPaths = new Dictionary<string, IReadOnlyList<string>>
         {
             ["CPK/BASE.CPK"] = cpks.Base.Select(e => e.Path).ToList(),

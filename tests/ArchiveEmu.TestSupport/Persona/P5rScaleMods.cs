@@ -16,13 +16,14 @@ internal static class P5rScaleMods
     /// <summary>One mod file: its path under the mod's root and its bytes.</summary>
     public sealed record File(string Path, byte[] Content);
 
-    public static List<(P5rScaleGame.Mod Mod, List<File> Files)> Plan(P5rScaleCpks cpks, int mods, int filesPerMod, int seed)
+    public static List<(P5rScaleGame.Mod Mod, List<File> Files)> Plan(P5rScaleCpks cpks, P5rScaleGame.Scale scale)
     {
-        var random = new Random(seed + 1);
+        int filesPerMod = scale.FilesPerMod;
+        var random = new Random(scale.Seed + 1);
         var plan = new List<(P5rScaleGame.Mod, List<File>)>();
-        for (int i = 0; i < mods; i++)
+        for (int i = 0; i < scale.Mods; i++)
         {
-            var (layout, files) = i switch
+            var (layout, files) = scale.CriFsOnly ? (CriFs, new List<File>()) : i switch
             {
                 0 or 1 => ("UNIT.TBL merge", UnitEdit(cpks, i)),
                 2 or 3 => ("NAME.TBL merge", NameEdit(cpks, i)),
@@ -37,7 +38,8 @@ internal static class P5rScaleMods
                 },
             };
             // Every mod fills up to filesPerMod with files in a CPK folder, as Persona mods mix a few layouts.
-            string folder = layout == CriFs ? $"{CriFs}/mod{i:D2}" : (i % 2 == 0 ? $"{Essentials}/BASE.CPK" : $"{Essentials}/EN.CPK");
+            // The CRI hook's folder name means nothing, but a new file goes into the CPK it names: half name EN.CPK.
+            string folder = (layout == CriFs ? CriFs : Essentials) + (i % 2 == 0 ? (layout == CriFs ? $"/mod{i:D2}" : "/BASE.CPK") : "/EN.CPK");
             files.AddRange(CpkFolderFiles(random, cpks, folder, i, filesPerMod - files.Count, scriptOnly: layout.Contains("script"), files).ToList());
             string name = $"{i:D2}-{layout.Replace('/', '-').Replace(' ', '-').Replace(".", "").ToLowerInvariant()}";
             plan.Add((new P5rScaleGame.Mod(name, layout, files.Select(f => f.Path).ToList()), files));

@@ -45,6 +45,7 @@ internal static class P5rScaleBenchmark
         void Add(string name, double value) => (figures.TryGetValue(name, out var list) ? list : figures[name] = []).Add(value);
         for (int round = 0; round < rounds; round++)
         {
+            Add("archiveemu --version (the process's floor)", CliRun.Start(cli, ["--version"]).Milliseconds);
             var noCache = CliRun.Start(cli, ["build", "--no-cache", "--json", .. gameArgs]);
             Add("build --no-cache", noCache.Milliseconds);
             Add("  of which routes resolved (no cache)", RouteMs(noCache));

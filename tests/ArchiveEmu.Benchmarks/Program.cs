@@ -11,7 +11,8 @@ namespace ArchiveEmu.Benchmarks;
 /// by a wrong-case name through the mount with and without <c>--ignore-case</c> (see <see cref="Mount.WrongCaseOpenBenchmark"/>),
 /// <c>-- layoutstages FORMAT…</c> where a layout restore's time goes (see <see cref="Formats.LayoutRestoreStages"/>),
 /// <c>-- mergedreads</c> where a warm 4 KiB merged read's time goes (see <see cref="MergedCache.MergedPairedReads"/>),
-/// <c>-- coldmerged</c> what the merged source's cold bring-in buys (see <see cref="MergedCache.MergedColdBringIn"/>).
+/// <c>-- coldmerged</c> what the merged source's cold bring-in buys (see <see cref="MergedCache.MergedColdBringIn"/>),
+/// <c>-- p5r-scale</c> build and mount times at Persona 5 Royal's scale (see <see cref="Persona.P5rScaleBenchmark"/>).
 /// </summary>
 public static class Program
 {
@@ -31,6 +32,8 @@ public static class Program
             return VirtualFiles.ReadLoop.Run(args[1..]);
         if (args.Length > 0 && args[0] == "layoutstages")
             return Formats.LayoutRestoreStages.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "p5r-scale")
+            return Persona.P5rScaleBenchmark.Run(args[1..]);
         if (args.Length > 0 && args[0] == "folios")
             return VirtualFiles.LargeFolioShareBenchmark.Run(args[1..]);
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

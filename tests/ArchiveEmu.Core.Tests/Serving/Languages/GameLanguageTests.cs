@@ -106,6 +106,7 @@ public sealed class GameLanguageTests
     [Test]
     public void FromSteam_AGameFolderReachedThroughASymlink_IsFoundByItsRealPath()
     {
+        LinuxOnly.RequireSymlinks();
         var path = Manifest("1687950", SteamManifestText.For("1687950", "P5R", "french"));
         Directory.CreateDirectory(_dir["elsewhere"]);
         var link = _dir["elsewhere/persona"];

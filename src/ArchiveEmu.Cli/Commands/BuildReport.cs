@@ -123,7 +123,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
                     merge_ms = r.MergeMs,
                 },
                 conflicts = r.Route.Conflicts.Select(ConflictJson),
-                inputs = r.Route.Patch.Changes.Select(c => new { entry = c.Key.ToString(), mod = c.Origin, rule = c.Rule, source = c.Input?.Path, delete = c.IsDelete }),
+                inputs = InputsJson(r.Route),
+                nested = NestedJson(r.Route),
             }),
             overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod, rule = ov.Rule }),
             conflicts = plan.Conflicts.Select(ConflictJson),
@@ -135,6 +136,16 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         };
         o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
     }
+
+    private static IEnumerable<object> InputsJson(ArchiveRoute route) =>
+        route.Patch.Changes.Select(c => new { entry = c.Key.ToString(), mod = c.Origin, rule = c.Rule, source = c.Input?.Path, delete = c.IsDelete });
+
+    /// <summary>The archives inside entries that mods change inside (an FEF route into a PAK in a CPK), at every depth, each with its inputs.</summary>
+    private static IEnumerable<object> NestedJson(ArchiveRoute route) => route.Nested.Select(n => new
+    {
+        entry = n.Entry.ToString(), route = n.Route.RelativePath, format = n.Route.Format.Name, origin = n.Origin,
+        inputs = InputsJson(n.Route), nested = NestedJson(n.Route),
+    });
 
     private static object ConflictJson(RouteConflict c) => new { target = c.Target, entry = c.Entry, mods = c.Mods, winner = c.Winner, rules = c.Rules };
 

@@ -130,7 +130,10 @@ internal static class P5rScaleBenchmark
         var root = report.RootElement;
         HashSet<string> Sources(IEnumerable<JsonElement> items) =>
             items.Select(i => i.TryGetProperty("source", out var source) ? source.GetString() : null).OfType<string>().ToHashSet();
-        var intoArchives = Sources(root.GetProperty("archives").EnumerateArray().SelectMany(a => a.GetProperty("inputs").EnumerateArray()));
+        // An archive's own inputs, and those of the archives inside its entries (FEF routes into a PAK in a CPK), at every depth.
+        static IEnumerable<JsonElement> Inputs(JsonElement archive) => archive.GetProperty("inputs").EnumerateArray()
+            .Concat(archive.TryGetProperty("nested", out var nested) ? nested.EnumerateArray().SelectMany(Inputs) : []);
+        var intoArchives = Sources(root.GetProperty("archives").EnumerateArray().SelectMany(Inputs));
         var asGameFiles = Sources(root.GetProperty("overrides").EnumerateArray());
         var files = game.Mods.SelectMany(m => m.Files.Select(f => (Layout: Layout(f), Full: Path.Combine(game.ModsFolder, m.Name, f)))).ToList();
         Console.WriteLine($"mod files applied into archives: {files.Count(f => intoArchives.Contains(f.Full))} of {files.Count}; "

@@ -64,6 +64,21 @@ public sealed class PersonaModSetTests
     }
 
     [Test]
+    public void BuildJson_ListsTheInputsOfArchivesInsideEntries_NestedUnderTheirEntry()
+    {
+        var en = BuildJson().GetProperty("archives").EnumerateArray().Single(a => a.GetProperty("path").GetString() == "CPK/EN.CPK");
+        var pak = en.GetProperty("nested").EnumerateArray().Single(n => n.GetProperty("entry").GetString() == "FIELD/PACK/FD007_003.ARC");
+        Assert.That(pak.GetProperty("route").GetString(), Is.EqualTo("CPK/EN.CPK/FIELD/PACK/FD007_003.ARC"));
+        Assert.That(pak.GetProperty("format").GetString(), Is.EqualTo("pak"));
+        var bmd = pak.GetProperty("inputs").EnumerateArray().Single(i => i.GetProperty("entry").GetString() == "f007.bmd");
+        Assert.That((bmd.GetProperty("mod").GetString(), bmd.GetProperty("rule").GetString()), Is.EqualTo(("field-edit", "FEmulator/PAK/field/pack/fd007_003.arc")));
+        Assert.That(Path.GetFullPath(bmd.GetProperty("source").GetString()!),
+            Is.EqualTo(Path.GetFullPath(Path.Combine(PersonaSample.Mod("field-edit"), "FEmulator/PAK/field/pack/fd007_003.arc/f007.bmd"))));
+        var spd = pak.GetProperty("nested").EnumerateArray().Single(n => n.GetProperty("entry").GetString() == "fd007.spd");
+        Assert.That(spd.GetProperty("inputs").EnumerateArray().Select(i => i.GetProperty("mod").GetString()), Has.All.EqualTo("field-sprites"));
+    }
+
+    [Test]
     public void BuildJson_TheMisspelledLayout_IsAWarningNamingTheClosestKnownLayout()
     {
         var warnings = BuildJson().GetProperty("warnings").EnumerateArray().Select(w => w.GetString()).ToArray();

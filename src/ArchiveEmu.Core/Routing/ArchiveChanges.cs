@@ -167,11 +167,15 @@ internal sealed class ArchiveChanges
     private IOException Ambiguous(string file, EntryKey key) =>
         new($"{file}: targets entry {key} of {(Slice is null ? GamePath : RelativePath)}, as {_fromThisMod[key].File} in the same mod does; the mod is ambiguous, keep one of them");
 
-    public ArchiveRoute ToRoute()
+    /// <summary>
+    /// The route; <paramref name="localised"/> (a mod file → the language file that replaces it) and <paramref name="language"/>
+    /// (the game's) reach the Persona tables merged here, which read their mods' files as the language folders give them.
+    /// </summary>
+    public ArchiveRoute ToRoute(IReadOnlyDictionary<string, (string File, string Rule)> localised, string language)
     {
         var nested = _changes.Values.Where(c => c.Nested is not null)
-            .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
-        var tables = MergeTables();
+            .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(localised, language), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
+        var tables = MergeTables(localised, language);
         // A merged table's mods are no conflict over the whole entry: its report lists the fields they both changed.
         var conflicts = _changes.Conflicts.Where(c => tables.GetValueOrDefault(c.Key).Input is null)
             .Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]) { Rules = c.Rules })
@@ -189,12 +193,13 @@ internal sealed class ArchiveChanges
     }
 
     // Merges the Persona tables whose entry a mod's file still wins (an input added in code wins whole, as anywhere).
-    private Dictionary<EntryKey, (EntryInput? Input, Tables.TableMergeReport Report)> MergeTables()
+    private Dictionary<EntryKey, (EntryInput? Input, Tables.TableMergeReport Report)> MergeTables(
+        IReadOnlyDictionary<string, (string File, string Rule)> localised, string language)
     {
         var merged = new Dictionary<EntryKey, (EntryInput?, Tables.TableMergeReport)>(new EntryKeyComparer(Format.NameComparer));
         if (_tables is null)
             return merged;
-        foreach (var (key, input, report) in _tables.Merge(_inside.ContentOf))
+        foreach (var (key, input, report) in _tables.Merge(_inside.ContentOf, localised, language))
         {
             if (!_changes.TryGetValue(key, out var change) || change.Whole is { Input: not null, Rule: not null })
                 merged[key] = (input, report);

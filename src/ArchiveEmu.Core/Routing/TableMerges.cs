@@ -70,18 +70,32 @@ internal sealed class TableMerges
     /// <summary>
     /// Merges each noted table whose entry the original holds: the entry (as the archive spells it), its new input (a merged
     /// emulated file) and the report. <paramref name="contentOf"/> finds an entry and its bytes in the original. A game table
-    /// that is not one is reported and left to the last mod's file.
+    /// that is not one is reported and left to the last mod's file. Each mod file is read as the mod's language folder gives it
+    /// (<paramref name="localised"/>: a mod file → the file of the game's language that replaces it), and a table whose text
+    /// differs by language takes, when <paramref name="language"/> is not English, only the files so localised (Essentials' rule).
     /// </summary>
-    public IEnumerable<(EntryKey Key, EntryInput? Input, TableMergeReport Report)> Merge(Func<string, (string Name, ArchiveSource Content)?> contentOf)
+    public IEnumerable<(EntryKey Key, EntryInput? Input, TableMergeReport Report)> Merge(Func<string, (string Name, ArchiveSource Content)?> contentOf,
+        IReadOnlyDictionary<string, (string File, string Rule)> localised, string language)
     {
         foreach (var (key, (table, files)) in _files)
         {
             if (contentOf(key.Name!) is not { } original)
                 continue; // a table the game does not have: the last mod's file is a new entry
-            var mods = files.Select(f => new TableModFile(f.Mod, EntryInput.FromFile(f.File), f.Companion)).ToList();
             var content = original.Content;
-            yield return MergeOne(EntryKey.ByName(original.Name), table, files[^1].Mod,
-                EntryInput.FromFileSlice(content.Path, content.Offset, content.Length), mods);
+            var originalInput = EntryInput.FromFileSlice(content.Path, content.Offset, content.Length);
+            var skipped = table.OneLanguage && !language.Equals("en", StringComparison.OrdinalIgnoreCase)
+                ? files.Where(f => !localised.ContainsKey(f.File)).ToList() : [];
+            var mods = files.Except(skipped)
+                .Select(f => new TableModFile(f.Mod, EntryInput.FromFile(localised.TryGetValue(f.File, out var to) ? to.File : f.File), f.Companion)).ToList();
+            var notLocalised = skipped.Select(f => $"{f.Mod}: {f.File} is not localised for {language} (no FEmulator/L10N/{language}/ file replaces it); "
+                + $"{table.Path} differs by language, so, as Persona Essentials does, only files localised for the game's language are merged");
+            if (mods.Count == 0)
+            {
+                yield return (EntryKey.ByName(original.Name), originalInput, new TableMergeReport(table.Path, [], [], notLocalised.ToArray()));
+                continue;
+            }
+            var (mergedKey, input, report) = MergeOne(EntryKey.ByName(original.Name), table, files[^1].Mod, originalInput, mods);
+            yield return (mergedKey, input, report with { NotApplied = [.. notLocalised, .. report.NotApplied] });
         }
     }
 

@@ -37,6 +37,14 @@ internal sealed record MergeableTable(string Path, TableShape Shape, IReadOnlyLi
     /// <summary>Files beside the table in the same folder that replace one segment whole (P4G's MSGTBL.bmd: MSG.TBL's segment 4), by name ignoring case.</summary>
     public IReadOnlyDictionary<string, int> Companions { get; init; } = new Dictionary<string, int>();
 
+    /// <summary>
+    /// Whether the table's text differs by language (P5R's NAME.TBL, P4G's and P3P's MSG.TBL): in a game not played in English,
+    /// Essentials merges only mod files localised for the game's language (its PatchNameTable and PatchMsgTable), since
+    /// tables of two languages cannot be merged.
+    /// </summary>
+    public bool OneLanguage => System.IO.Path.GetFileName(Path) is var name
+        && (name.Equals("NAME.TBL", StringComparison.OrdinalIgnoreCase) || name.Equals("MSG.TBL", StringComparison.OrdinalIgnoreCase));
+
     /// <summary>How many segments the container holds (Essentials reads exactly this many).</summary>
     public int SegmentCount => Shape == TableShape.NameTable ? NameTableSegments : Segments.Count;
 

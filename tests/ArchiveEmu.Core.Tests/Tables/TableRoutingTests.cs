@@ -140,11 +140,52 @@ public sealed class TableRoutingTests
         Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(mods.Select(m => (m, 1))));
     }
 
-    private RoutePlan Resolve(params string[] mods) => new ModRouter(_dir["game"], mods.Select(m => _dir[m]).ToArray()).Resolve();
+    [Test]
+    public void AModsLanguageFile_IsWhatItsTableMergeReads_InTheGamesLanguage()
+    {
+        var (original, a, b) = WriteP5R(withExe: true);
+        var spanish = UnitSegments();
+        spanish[0][68 * 4 + 40] = 0x55; // the Spanish UNIT.TBL edits another field than a's English one
+        var es = _dir.Write("a/FEmulator/L10N/es/UNIT.TBL", PersonaTableWriter.Tbl(spanish));
+
+        var read = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "es", "a", "b"));
+
+        var expected = ReferenceTableMerger.MergeTbl(original, [("a", File.ReadAllBytes(es)), ("b", b)], PersonaTableWriter.P5RLayouts.Unit);
+        Assert.That(read.Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").ContentSha256, Is.EqualTo(Sha(expected)));
+        Assert.That(expected, Is.Not.EqualTo(ReferenceTableMerger.MergeTbl(original, [("a", a), ("b", b)], PersonaTableWriter.P5RLayouts.Unit)));
+    }
+
+    [Test]
+    public void NameTbl_InAGameNotInEnglish_MergesOnlyTheModFilesLocalisedForItsLanguage()
+    {
+        List<string>[] Pairs(string first) => Enumerable.Range(0, 19).Select(i => new List<string> { i == 0 ? first : $"name {i}", $"other {i}" }).ToArray();
+        var original = PersonaTableWriter.Names(Pairs("Joker"));
+        _dir.Write("game/P5R.exe", [0x4D, 0x5A]);
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("BATTLE/TABLE", "NAME.TBL", original)]));
+        _dir.Write("english/P5REssentials/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL", PersonaTableWriter.Names(Pairs("Ace")));
+        var localised = Pairs("Joker");
+        localised[5][1] = "otro 5";
+        _dir.Write("spanish/P5REssentials/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL", PersonaTableWriter.Names(Pairs("Joker")));
+        _dir.Write("spanish/FEmulator/L10N/es/NAME.TBL", PersonaTableWriter.Names(localised));
+
+        var read = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "es", "english", "spanish"));
+
+        Assert.That(read.Entries.Single().ContentSha256, Is.EqualTo(Sha(PersonaTableWriter.Names(localised))), "only the Spanish file is merged");
+        var report = Resolve("es", "english", "spanish").FindArchive("CPK/EN.CPK")!.Tables.Single();
+        Assert.That(report.NotApplied.Single(), Does.StartWith("english: ").And.Contain("is not localised for es"));
+    }
+
+    private RoutePlan Resolve(params string[] mods) => mods is ["es", .. var rest]
+        ? new ModRouter(_dir["game"], rest.Select(m => _dir[m]).ToArray()) { Language = "es" }.Resolve()
+        : new ModRouter(_dir["game"], mods.Select(m => _dir[m]).ToArray()).Resolve();
 
     private string Serve(string route, params string[] mods)
     {
-        var game = EmulatedGame.Open(new GameSetup(_dir["game"], mods.Select(m => _dir[m]).ToArray()));
+        var language = mods is ["es", ..] ? "es" : "en";
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], mods.Skip(language == "es" ? 1 : 0).Select(m => _dir[m]).ToArray())
+        {
+            Language = new Core.Serving.Languages.LanguageChoice(language, "test"),
+        });
         using var file = game.OpenFile(route);
         var bytes = new byte[file.Length];
         file.ReadExactly(0, bytes);

@@ -42,9 +42,9 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
 
     private static IEnumerable<Emulator> Emulators(string modRoot, ReloadedModLayout layout, List<string> warnings)
     {
-        if (layout.FEmulator is { } fEmulator)
+        if (layout.FEmulator is not null)
         {
-            foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, fEmulator))
+            foreach (var (path, isFolder) in layout.FEmulatorEntries)
             {
                 string type = Path.GetFileName(path).ToUpperInvariant();
                 if (isFolder && type == "SPD")

@@ -59,8 +59,9 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
     /// </summary>
     public IEnumerable<GameCpk> EssentialsOrder => All.OrderBy(c => Rank(Path.GetFileNameWithoutExtension(c.Relative)));
 
-    private int Rank(string name) =>
-        LanguageCpks(language).Contains(name, StringComparer.OrdinalIgnoreCase) ? 0 : s_baseCpks.Contains(name) ? 1 : 2;
+    private int Rank(string name) => _languageCpks.Contains(name) ? 0 : s_baseCpks.Contains(name) ? 1 : 2;
+
+    private readonly HashSet<string> _languageCpks = new(LanguageCpks(language), StringComparer.OrdinalIgnoreCase);
 
     private static readonly HashSet<string> s_baseCpks = new(["BASE", "DATA", "umd0"], StringComparer.OrdinalIgnoreCase);
 

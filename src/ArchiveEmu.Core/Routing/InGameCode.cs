@@ -57,7 +57,7 @@ internal sealed class InGameCode
         if (layout.FEmulator is not { } fEmulator)
             return new InGameCode([]);
         var scripts = new List<(string Route, string Target)>();
-        foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, fEmulator))
+        foreach (var (path, isFolder) in layout.FEmulatorEntries)
         {
             if (!isFolder || Compilers.FirstOrDefault(c => c.Folder.Equals(Path.GetFileName(path), StringComparison.OrdinalIgnoreCase)) is not { Folder: not null } compiler)
                 continue;

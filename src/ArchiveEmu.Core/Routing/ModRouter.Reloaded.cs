@@ -39,8 +39,7 @@ internal sealed partial class ModRouter
             }
             RootOthers(layout, notApplied);
             var applied = AppliedFolders(layout, code, notApplied);
-            var languages = layout.FEmulator is { } fEmulator
-                && GamePaths.EntriesInside(_modRoot, fEmulator).FirstOrDefault(e => e.IsFolder && IsNamed(e.Path, LanguageFolders.Folder)).Path is { } l10n
+            var languages = layout.FEmulatorEntries.FirstOrDefault(e => e.IsFolder && IsNamed(e.Path, LanguageFolders.Folder)).Path is { } l10n
                 ? LanguageFolders.Read(_modRoot, _modName, l10n, router.Language, AppliedFiles(layout, code), Localised, notApplied, Warnings)
                 : [];
             if (applied.Count == 0 && layout.HasCode) // a code mod: said plainly, but it is what such a mod is, not a mistake
@@ -91,7 +90,7 @@ internal sealed partial class ModRouter
                     applied.Add(name);
             }
             Add(layout.Redirector, ModRules.Redirector);
-            foreach (var (path, isFolder) in layout.FEmulator is { } fEmulator ? GamePaths.EntriesInside(_modRoot, fEmulator) : [])
+            foreach (var (path, isFolder) in layout.FEmulatorEntries)
             {
                 string type = Path.GetFileName(path);
                 if (isFolder && InGameCode.IsCompilerFolder(type))
@@ -119,7 +118,7 @@ internal sealed partial class ModRouter
             var files = new List<string>();
             foreach (var folder in new[] { layout.Redirector, layout.AfsRedirector, layout.CriFsV2Hook, layout.P5REssentials }.OfType<string>())
                 files.AddRange(GamePaths.FilesInside(_modRoot, folder));
-            foreach (var (path, isFolder) in layout.FEmulator is { } fEmulator ? GamePaths.EntriesInside(_modRoot, fEmulator) : [])
+            foreach (var (path, isFolder) in layout.FEmulatorEntries)
             {
                 if (isFolder && !InGameCode.IsCompilerFolder(Path.GetFileName(path)) && !IsNamed(path, LanguageFolders.Folder))
                     files.AddRange(GamePaths.FilesInside(_modRoot, path));

@@ -38,6 +38,9 @@ internal sealed class ReloadedModLayout
     /// <summary>Full paths of the folders Reloaded-II's mods read, when the mod has them.</summary>
     public string? Redirector => Layout("Redirector");
     public string? FEmulator => Layout("FEmulator");
+
+    /// <summary>What <see cref="FEmulator"/> holds (its emulators' folders, BF, BMD, L10N…), listed once for every reader of the mod.</summary>
+    public IReadOnlyList<(string Path, bool IsFolder)> FEmulatorEntries { get; private init; } = [];
     public string? AfsRedirector => Layout("AfsRedirector");
     public string? CriFsV2Hook => Layout("CRIFsV2Hook");
     public string? P5REssentials => Layout("P5REssentials");
@@ -107,7 +110,10 @@ internal sealed class ReloadedModLayout
         var metadataFolders = metadata.Where(m => m.Contains('/')).Select(m => m[..m.IndexOf('/')]).ToHashSet(StringComparer.OrdinalIgnoreCase);
         var others = entries.Where(e => !layouts.ContainsValue(e.Path) && !metadata.Contains(Path.GetFileName(e.Path))
             && !(e.IsFolder && metadataFolders.Contains(Path.GetFileName(e.Path)))).ToArray();
-        return new ReloadedModLayout(layouts, config is not null, code.Distinct(StringComparer.OrdinalIgnoreCase).ToArray(), metadata, others, warning);
+        return new ReloadedModLayout(layouts, config is not null, code.Distinct(StringComparer.OrdinalIgnoreCase).ToArray(), metadata, others, warning)
+        {
+            FEmulatorEntries = layouts.TryGetValue("FEmulator", out var fEmulator) ? GamePaths.EntriesInside(modRoot, fEmulator).ToArray() : [],
+        };
     }
 
     /// <summary>The known root folder (a file layout or one only code in the game reads) nearest to <paramref name="name"/>, letter case aside.</summary>

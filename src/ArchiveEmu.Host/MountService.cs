@@ -44,8 +44,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
                 conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
         MergedTableLog.Write(logger, plan);
-        var compression = storing && options.Policy != MergePolicy.Never ? Compression(game) : ChunkCompression.None; // nothing merged otherwise
-        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, compression, storing, logger);
+        // Nothing is merged without storing or with merge never; else decided on the first merge (auto measures the device and LZ4).
+        var compression = storing && options.Policy != MergePolicy.Never ? new Lazy<ChunkCompression>(() => Compression(game)) : null;
+        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, () => compression?.Value ?? ChunkCompression.None, storing, logger);
         var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);
 
         ModFolderWatcher? watcher = null;
@@ -78,7 +79,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         return Task.CompletedTask;
     }
 
-    /// <summary>The codec of the archives this mount merges, decided once at start (auto probes the cache device unless remembered), and why, logged.</summary>
+    /// <summary>The codec of the archives this mount merges, decided once, on the first merge (auto probes the cache device unless remembered), and why, logged.</summary>
     private ChunkCompression Compression(EmulatedGame game)
     {
         var decision = game.Compression!;

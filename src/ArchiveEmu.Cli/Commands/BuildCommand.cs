@@ -52,8 +52,6 @@ internal sealed class BuildCommand : ICommand
         var game = _game.Open(parse, console, warnings, ParseCompression(parse.GetValue(_compress)));
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
-        // Decided once per build, for the cache folder: only when something may be merged (auto probes the device).
-        var compression = policy != MergePolicy.Never ? game.Compression : null;
         double routeMs = clock.Elapsed.TotalMilliseconds;
 
         var reports = new List<BuildReport.Archive>();
@@ -62,14 +60,15 @@ internal sealed class BuildCommand : ICommand
         {
             try
             {
-                reports.Add(BuildOne(game, route, policy, thresholds, compression?.Compression ?? ChunkCompression.None, console)); // its warning reaches warnings through game.Warn
+                reports.Add(BuildOne(game, route, policy, thresholds, console)); // its warning reaches warnings through game.Warn
             }
             catch (Exception e) when (e is ArchiveFormatException or InvalidDataException) // one archive: the others are still built and reported
             {
                 failures.Add(new BuildReport.Failure(route, UsageErrors.OneLine(e.Message), HintFor(route)));
             }
         }
-        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, compression, failures, warnings);
+        // Decided once per build, for the cache folder, when the first archive is merged (auto probes the device and LZ4).
+        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, game.CompressionIfDecided, failures, warnings);
         if (parse.GetValue(_json))
             summary.WriteJson(console.Out);
         else
@@ -101,8 +100,7 @@ internal sealed class BuildCommand : ICommand
     /// <summary>The choice of a checked <c>--compress</c> value; without <c>--compress</c>, auto.</summary>
     private static CompressionChoice ParseCompression(string? value) => PolicyWords.CompressionOf(value) ?? CompressionChoice.Auto;
 
-    private static BuildReport.Archive BuildOne(EmulatedGame game, ArchiveRoute route, MergePolicy policy, MergeThresholds thresholds,
-        ChunkCompression compression, CliConsole console)
+    private static BuildReport.Archive BuildOne(EmulatedGame game, ArchiveRoute route, MergePolicy policy, MergeThresholds thresholds, CliConsole console)
     {
         ProgressBar? progress = null; // drawn only while merged bytes are written
         ServedArchive served;
@@ -112,7 +110,7 @@ internal sealed class BuildCommand : ICommand
             {
                 Merge = policy,
                 Thresholds = thresholds,
-                Compression = compression,
+                DecideCompression = () => game.Compression?.Compression ?? ChunkCompression.None,
                 Describe = true,
                 Progress = (done, total) => (progress ??= new ProgressBar(console, route.RelativePath)).Report(done, total),
             });

@@ -62,7 +62,7 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
         return notArchive is null ? null : throw NotAnArchive(notArchive, modFile);
     }
 
-    private ArchiveIndex Index => _index ??= format.ReadIndex(slice ?? ArchiveSource.File(gamePath));
+    private ArchiveIndex Index => _index ??= RecentIndexes.Read(format, slice ?? ArchiveSource.File(gamePath));
 
     /// <summary>
     /// The original's entry <paramref name="name"/> (else the one so named but for letter case) as the archive spells it, and

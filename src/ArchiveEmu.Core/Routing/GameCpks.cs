@@ -105,7 +105,7 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
             var (source, format) = slices.TryGetValue(relative, out var slice) ? slice : (ArchiveSource.File(full), detect(full));
             if (format?.Name != "cpk" || format.AddressingOf(source) != EntryAddressing.ByName)
                 return null;
-            var index = format.ReadIndex(source);
+            var index = RecentIndexes.Read(format, source);
             var names = new Dictionary<string, ArchiveEntry>(format.NameComparer);
             foreach (var entry in index.Entries)
                 names.TryAdd(entry.Name!, entry);

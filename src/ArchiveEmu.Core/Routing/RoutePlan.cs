@@ -24,7 +24,7 @@ internal sealed record ArchiveRoute(string RelativePath, string GamePath, IArchi
     /// <summary>Reads and validates the original's index: the whole file, or the slice (for a follower, as its format reads it: <see cref="Follows"/>).</summary>
     public ArchiveIndex ReadOriginal() => Following is { } following ? following.ReadFollowerOriginal(ReadOwnOriginal, Follows!) : ReadOwnOriginal();
 
-    private ArchiveIndex ReadOwnOriginal() => Slice is null ? Format.ReadIndex(GamePath) : Format.ReadIndex(Slice);
+    private ArchiveIndex ReadOwnOriginal() => RecentIndexes.Read(Format, Slice ?? ArchiveSource.File(GamePath));
 
     /// <summary>
     /// Entries that hold an archive which mods change inside (docs/DESIGN.md, "Archives inside archives"), each with the

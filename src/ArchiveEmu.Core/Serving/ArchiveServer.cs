@@ -76,7 +76,8 @@ internal sealed class ArchiveServer
             if (storeMerged || storeLayout)
             {
                 var storeClock = Stopwatch.StartNew();
-                entry = Cache.Store(key!, archive, storeMerged, request.Compression, request.Progress);
+                var compression = storeMerged && request.DecideCompression is { } decide ? decide() : request.Compression;
+                entry = Cache.Store(key!, archive, storeMerged, compression, request.Progress);
                 storeTime = storeClock.Elapsed;
                 outcome = CacheOutcome.Stored;
             }

@@ -51,6 +51,9 @@ internal sealed class EmulatedGame
     /// </summary>
     internal CompressionDecision? Compression => _compression.Value;
 
+    /// <summary><see cref="Compression"/> if something asked for it already, else null: what a report says without deciding it.</summary>
+    internal CompressionDecision? CompressionIfDecided => _compression.IsValueCreated ? _compression.Value : null;
+
     /// <summary>
     /// Gets each <see cref="ServedArchive.Warning"/> of what this game serves; <see cref="OpenFile"/> and <see cref="OpenArchive"/>
     /// then describe the archives they serve (a stored layout read even for a merged copy) to find them. Null: not looked for.

@@ -77,8 +77,8 @@ internal static class RouteKey
             text.Append(" from ").Append(change.Origin).Append(": ");
             if (change.Input is not { } input)
                 text.Append("delete");
-            else if (input.File is not null) // a virtual file (a merged Persona table) has no identity to stat: its bytes are the key
-                text.Append("virtual ").Append(ContentHash(input));
+            else if (input.File is { } file) // a merged Persona table: its runs are the key, as a route's inputs are
+                AppendRuns(text, file, input, verifyContent);
             else if (input.Path is null)
                 text.Append("bytes ").Append(Convert.ToHexStringLower(XxHash3.Hash(input.Bytes.Span)));
             else
@@ -102,6 +102,38 @@ internal static class RouteKey
             AppendChanges(text, nested.Route, verifyContent);
             text.Append("end nested\n");
         }
+    }
+
+    /// <summary>
+    /// A virtual input (a merged Persona table) by where its bytes come from: each file run by path and the identity it was built
+    /// with (a file that changes since fails its handle's identity check, as any input's), each run held in memory by its
+    /// xxHash3. Not its bytes hashed whole: the key is made on every open of the archive around it; with content verification, those too.
+    /// </summary>
+    private static void AppendRuns(StringBuilder text, VirtualFile file, EntryInput input, bool verifyContent)
+    {
+        text.Append("virtual ").Append(file.Length);
+        foreach (var run in file.Segments)
+        {
+            text.Append(CultureInfo.InvariantCulture, $" | {run.Length} ");
+            switch (run.Source)
+            {
+                case FileSource source:
+                    text.Append("file ").Append(source.Path).Append(CultureInfo.InvariantCulture, $" @{run.SourceOffset} ");
+                    AppendIdentity(text, source.Identity);
+                    break;
+                case MemorySource memory:
+                    text.Append("bytes ").Append(Convert.ToHexStringLower(XxHash3.Hash(memory.Bytes.Span.Slice((int)run.SourceOffset, (int)run.Length))));
+                    break;
+                case ZeroSource:
+                    text.Append("zeros");
+                    break;
+                default: // a source with no identity to name (none in a merged table today): its bytes are the key
+                    text.Append("content xxh3 ").Append(ContentHash(input));
+                    return;
+            }
+        }
+        if (verifyContent)
+            text.Append(" xxh3 ").Append(ContentHash(input));
     }
 
     // No device number: some change at every boot (btrfs, LVM, NFS), and the path already names the file system.

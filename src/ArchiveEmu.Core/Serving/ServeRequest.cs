@@ -18,6 +18,12 @@ internal sealed record ServeRequest
     /// <summary>How newly merged bytes are stored.</summary>
     public ChunkCompression Compression { get; init; } = ChunkCompression.Lz4;
 
+    /// <summary>
+    /// When set, asked for the codec instead of <see cref="Compression"/>, and only when merged bytes are about to be stored:
+    /// deciding auto measures LZ4 on this machine (a quarter of a second), which a run that merges nothing never needs.
+    /// </summary>
+    public Func<ChunkCompression>? DecideCompression { get; init; }
+
     /// <summary>Return the bytes a reader sees (<see cref="ServedArchive.File"/>): the merged copy when the cache has one, else emulated.</summary>
     public bool OpenFile { get; init; }
 

@@ -10,7 +10,7 @@ namespace ArchiveEmu.Host.Mount;
 /// it holds them or the policy packs them now, else emulated), and logs one line per archive built (and its warning, if any). Without
 /// <paramref name="storing"/> (a cache folder it cannot write) the cache is only read: nothing stored, no private copy.
 /// </summary>
-internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresholds, ChunkCompression compression, bool storing, ILogger logger)
+internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresholds, Func<ChunkCompression> compression, bool storing, ILogger logger)
 {
     public ServedFile Build(EmulatedGame game, ArchiveRoute route, DateTime modified, ReadCounters counters)
     {
@@ -18,7 +18,7 @@ internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresho
         {
             Merge = game.Cache is null || !storing ? null : policy,
             Thresholds = thresholds,
-            Compression = compression,
+            DecideCompression = compression,
             OpenFile = true,
             Describe = true,
         });

@@ -175,6 +175,25 @@ public sealed class TableRoutingTests
         Assert.That(report.NotApplied.Single(), Does.StartWith("english: ").And.Contain("is not localised for es"));
     }
 
+    [Test]
+    public void TheCacheKeyOfAMergedTable_IsTheSameForTheSameFiles_AndAnotherWhenAModsTableChanges()
+    {
+        WriteP5R(withExe: true);
+        string Key() => RouteKey.For(Resolve("a", "b").FindArchive("CPK/EN.CPK")!, [_dir["a"], _dir["b"]], verifyContent: false).Hash;
+        string first = Key();
+        Assert.That(Key(), Is.EqualTo(first), "resolved again, nothing changed");
+
+        // One byte of a field only mod a changes, in a segment the merged table takes from a's file in memory or as a run.
+        var modA = _dir["a/CRIFsV2Hook/CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL"];
+        var bytes = File.ReadAllBytes(modA);
+        var a = Copy(UnitSegments());
+        a[0][68 * 2 + 30] = 0x11;
+        a[1][6] = 0x23; // was 0x22
+        File.WriteAllBytes(modA, PersonaTableWriter.Tbl(a));
+        Assert.That(File.ReadAllBytes(modA), Has.Length.EqualTo(bytes.Length));
+        Assert.That(Key(), Is.Not.EqualTo(first));
+    }
+
     private RoutePlan Resolve(params string[] mods) => mods is ["es", .. var rest]
         ? new ModRouter(_dir["game"], rest.Select(m => _dir[m]).ToArray()) { Language = "es" }.Resolve()
         : new ModRouter(_dir["game"], mods.Select(m => _dir[m]).ToArray()).Resolve();

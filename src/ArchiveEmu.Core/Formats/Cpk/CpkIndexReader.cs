@@ -89,15 +89,20 @@ internal static class CpkIndexReader
         var entries = new ArchiveEntry[t.Rows.Count];
         var extract = new long[entries.Length];
         var ids = new long[entries.Length];
+        // Columns found once: a P5R CPK's TOC has 40,000 rows.
+        int dirColumn = t.ColumnIndex("DirName"), fileColumn = t.ColumnIndex("FileName");
+        int sizeColumn = t.ColumnIndex("FileSize"), offsetColumn = t.ColumnIndex("FileOffset");
+        int extractColumn = t.ColumnIndex("ExtractSize"), idColumn = t.ColumnIndex("ID");
         for (int i = 0; i < entries.Length; i++)
         {
-            string? dir = t.GetString(i, "DirName");
-            string file = t.GetString(i, "FileName") ?? "";
+            var row = t.Rows[i];
+            string? dir = dirColumn < 0 ? null : row[dirColumn] as string;
+            string file = row[fileColumn] as string ?? "";
             string name = string.IsNullOrEmpty(dir) ? file : dir + "/" + file;
-            long size = Number(reader, t, i, "FileSize", at, name);
-            long fileOffset = Number(reader, t, i, "FileOffset", at, name);
-            extract[i] = t.Has("ExtractSize") ? Number(reader, t, i, "ExtractSize", at, name) : size;
-            ids[i] = t.Has("ID") ? Number(reader, t, i, "ID", at, name) : i;
+            long size = Number(reader, t, i, sizeColumn, at, name);
+            long fileOffset = Number(reader, t, i, offsetColumn, at, name);
+            extract[i] = extractColumn >= 0 ? Number(reader, t, i, extractColumn, at, name) : size;
+            ids[i] = idColumn >= 0 ? Number(reader, t, i, idColumn, at, name) : i;
             long offset = fileOffsetBase + fileOffset;
             if (fileOffset > reader.Length || !reader.Contains(offset, size))
                 throw reader.Corrupt(at, $"TOC row {i} '{name}': [{offset}, {offset + size}) (FileOffset {fileOffset} + {fileOffsetBase}) is outside the {reader.Length}-byte file");
@@ -158,8 +163,11 @@ internal static class CpkIndexReader
     }
 
     private static long Number(ArchiveFileReader reader, UtfTable t, int row, string column, long at, string what) =>
+        Number(reader, t, row, t.ColumnIndex(column), at, what);
+
+    private static long Number(ArchiveFileReader reader, UtfTable t, int row, int column, long at, string what) =>
         t.GetInteger(row, column) is { } v and >= 0 ? v
-            : throw reader.Corrupt(at, $"{t.Name} row {row} ({what}): {column} is {t.Get(row, column) ?? "missing"}, not a size, offset or ID");
+            : throw reader.Corrupt(at, $"{t.Name} row {row} ({what}): {(column < 0 ? "a column" : t.Columns[column].Name)} is {(column < 0 ? null : t.Rows[row][column]) ?? "missing"}, not a size, offset or ID");
 
     private const int MaxEntries = CpkFormat.MaxEntries;
 

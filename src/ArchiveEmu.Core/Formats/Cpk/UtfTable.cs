@@ -54,9 +54,12 @@ internal sealed class UtfTable
     }
 
     /// <summary>An integer column's value as a long (0 when the column is absent); a u64 above long.MaxValue is null.</summary>
-    public long? GetInteger(int row, string name) => Get(row, name) switch
+    public long? GetInteger(int row, string name) => GetInteger(row, ColumnIndex(name));
+
+    /// <summary><see cref="GetInteger(int, string)"/> by the column's index (-1: absent), for a loop over many rows.</summary>
+    public long? GetInteger(int row, int column) => (column < 0 ? null : Rows[row][column]) switch
     {
-        null => Has(name) ? null : 0,
+        null => column >= 0 ? null : 0,
         byte v => v, sbyte v => v, ushort v => v, short v => v, uint v => v, int v => v, long v => v,
         ulong v => v <= long.MaxValue ? (long)v : null,
         _ => null,

@@ -94,7 +94,7 @@ internal static class UtfTableReader
             {
                 if (cursor + width > rowsAt)
                     throw Corrupt(path, at + cursor, $"column '{name}' constant runs into the rows at {rowsAt}");
-                constant = ReadValue(t, cursor, type, pools, $"column '{name}' constant");
+                constant = ReadValue(t, cursor, type, pools, -1, name);
                 cursor += width;
             }
             else if (storage == UtfStorage.PerRow)
@@ -122,7 +122,7 @@ internal static class UtfTableReader
                     case UtfStorage.Zero: row[c] = column.ZeroValue; break;
                     case UtfStorage.Constant: row[c] = column.Constant; break;
                     default:
-                        row[c] = ReadValue(t, p, column.Type, pools, $"row {r} column '{column.Name}'");
+                        row[c] = ReadValue(t, p, column.Type, pools, r, column.Name);
                         p += UtfColumn.WidthOf(column.Type);
                         break;
                 }
@@ -132,7 +132,9 @@ internal static class UtfTableReader
         return new UtfTable(tableName, columns, rows, masked, version, encodingByte);
     }
 
-    private static object? ReadValue(byte[] t, long p, UtfType type, Pools pools, string what)
+    // The value at p; row -1 is the column's constant. What a damaged value is called is only spelled out when one is: a
+    // 40,000-row TOC reads hundreds of thousands of values.
+    private static object? ReadValue(byte[] t, long p, UtfType type, Pools pools, long row, string column)
     {
         var s = t.AsSpan((int)p);
         return type switch
@@ -147,8 +149,8 @@ internal static class UtfTableReader
             UtfType.S64 => BinaryPrimitives.ReadInt64BigEndian(s),
             UtfType.Float => BinaryPrimitives.ReadSingleBigEndian(s),
             UtfType.Double => BinaryPrimitives.ReadDoubleBigEndian(s),
-            UtfType.String => pools.String(BE32(t, p), pools.At + p, what),
-            UtfType.Data => pools.Data(BE32(t, p), BE32(t, p + 4), pools.At + p, what),
+            UtfType.String => pools.String(BE32(t, p), pools.At + p, row, column),
+            UtfType.Data => pools.Data(BE32(t, p), BE32(t, p + 4), pools.At + p, row, column),
             _ => s[..16].ToArray(),
         };
     }
@@ -157,6 +159,13 @@ internal static class UtfTableReader
 
     private static ArchiveFormatException Corrupt(string path, long offset, string problem) => new(path, offset, problem);
 
+    private static string What(long row, string column) => row switch
+    {
+        -2 => column,
+        -1 => $"column '{column}' constant",
+        _ => $"row {row} column '{column}'",
+    };
+
     /// <summary>The string and data pools, with checked access.</summary>
     private sealed class Pools(byte[] t, long stringsAt, long dataAt, long size, Encoding encoding, string path, long at)
     {
@@ -164,24 +173,27 @@ internal static class UtfTableReader
 
         public long At => at;
 
-        public string String(long offset, long fieldAt, string what)
+        public string String(long offset, long fieldAt, string what) => String(offset, fieldAt, -2, what);
+
+        /// <summary>The string at <paramref name="offset"/>; <paramref name="row"/> and <paramref name="column"/> name it in an error (row -1: the column's constant, -2: <paramref name="column"/> says what it is).</summary>
+        public string String(long offset, long fieldAt, long row, string column)
         {
             if (_strings.TryGetValue(offset, out var known))
                 return known;
             long start = stringsAt + offset;
             if (offset >= dataAt - stringsAt)
-                throw Corrupt(path, fieldAt, $"{what}: string offset {offset} is outside the {dataAt - stringsAt}-byte string pool");
+                throw Corrupt(path, fieldAt, $"{What(row, column)}: string offset {offset} is outside the {dataAt - stringsAt}-byte string pool");
             int end = Array.IndexOf(t, (byte)0, (int)start, (int)(dataAt - start));
             if (end < 0)
-                throw Corrupt(path, fieldAt, $"{what}: string at pool offset {offset} has no NUL before the string pool ends");
+                throw Corrupt(path, fieldAt, $"{What(row, column)}: string at pool offset {offset} has no NUL before the string pool ends");
             return _strings[offset] = encoding.GetString(t, (int)start, end - (int)start);
         }
 
-        public byte[] Data(long offset, long length, long fieldAt, string what)
+        public byte[] Data(long offset, long length, long fieldAt, long row, string column)
         {
             long poolSize = size - dataAt;
             if (offset > poolSize || length > poolSize - offset)
-                throw Corrupt(path, fieldAt, $"{what}: data [{offset}, {offset + length}) is outside the {poolSize}-byte data pool");
+                throw Corrupt(path, fieldAt, $"{What(row, column)}: data [{offset}, {offset + length}) is outside the {poolSize}-byte data pool");
             return t.AsSpan((int)(dataAt + offset), (int)length).ToArray();
         }
     }

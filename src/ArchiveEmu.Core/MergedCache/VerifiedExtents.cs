@@ -1,6 +1,8 @@
 using System.Buffers.Binary;
 using System.IO.Hashing;
 using System.Text.Json;
+using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;
@@ -19,12 +21,17 @@ internal sealed record VerifiedPack(FileIdentity Identity, List<VerifiedSpan> Sp
 /// an append carries the old spans forward only from the identity they were recorded under. Written only under the
 /// writer lock, atomically; missing, damaged or of another boot it trusts nothing, and every chunk is checked as before.
 /// </summary>
-internal sealed class VerifiedExtents
+internal sealed partial class VerifiedExtents
 {
     public const string FileName = "verified.bin";
     private const int Version = 1;
     private static ReadOnlySpan<byte> Magic => "AEMCVRFD"u8;
-    private static readonly JsonSerializerOptions Json = new() { PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower };
+    // Source-generated, as the cache index's: read at every start.
+    private static JsonTypeInfo<Payload> Json => PayloadJson.Default.Payload;
+
+    [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.SnakeCaseLower)]
+    [JsonSerializable(typeof(Payload))]
+    private sealed partial class PayloadJson : JsonSerializerContext;
 
     private sealed record Payload(string Boot, Dictionary<string, VerifiedPack> Packs);
 
@@ -109,7 +116,7 @@ internal sealed class VerifiedExtents
         var json = bytes.Slice(24, (int)length);
         if (XxHash3.HashToUInt64(json) != BinaryPrimitives.ReadUInt64LittleEndian(bytes[(24 + (int)length)..]))
             throw new InvalidDataException("record of verified extents fails its checksum");
-        var payload = JsonSerializer.Deserialize<Payload>(json, Json) ?? throw new InvalidDataException("empty record");
+        var payload = JsonSerializer.Deserialize(json, Json) ?? throw new InvalidDataException("empty record");
         return payload with { Packs = new Dictionary<string, VerifiedPack>(payload.Packs ?? [], StringComparer.Ordinal) };
     }
 }

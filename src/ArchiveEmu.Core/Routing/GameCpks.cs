@@ -47,10 +47,18 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
     /// The game's named CPKs (files ending in .cpk, and CPK slices), in ordinal order, each index read once; ID-only CPKs hold no
     /// paths (the hook cannot redirect loads by ID) and are left out, as is a CPK whose index cannot be read.
     /// </summary>
-    public GameCpk[] All => _cpks ??= FefRoutes.ListGame(gameRoot, "", new HashSet<string>(StringComparer.Ordinal))
+    public GameCpk[] All => _cpks ??= ReadAll(FefRoutes.ListGame(gameRoot, "", new HashSet<string>(StringComparer.Ordinal))
         .Where(r => r.EndsWith(".cpk", StringComparison.OrdinalIgnoreCase))
         .Concat(slices.Where(s => s.Value.Format == CpkFormat.Instance).Select(s => s.Key))
-        .Distinct().Order(StringComparer.Ordinal).Select(Read).OfType<GameCpk>().ToArray();
+        .Distinct().Order(StringComparer.Ordinal).Select(Named).OfType<(string, ArchiveSource, IArchiveFormat)>().ToArray());
+
+    // Each CPK's index on its own thread: P5R's two 40,000-entry TOCs are most of a resolve's reading.
+    private static GameCpk[] ReadAll((string Relative, ArchiveSource Source, IArchiveFormat Format)[] named)
+    {
+        var read = new GameCpk?[named.Length];
+        Parallel.For(0, named.Length, i => read[i] = Read(named[i].Relative, named[i].Source, named[i].Format));
+        return read.OfType<GameCpk>().ToArray();
+    }
 
     /// <summary>
     /// The CPKs in the order Persona Essentials looks for an original (p5rpc.modloader Mod_Merging.cs): the CPK of the game's
@@ -95,7 +103,8 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
         return _opened[(cpk.Relative, entry.Index)] = (source, ArchiveFormats.Detect(source));
     }
 
-    private GameCpk? Read(string relative)
+    /// <summary>The CPK at <paramref name="relative"/> when it is one with named entries (an ID-only CPK holds no paths), else null.</summary>
+    private (string, ArchiveSource, IArchiveFormat)? Named(string relative)
     {
         var full = GamePaths.Full(gameRoot, relative);
         if (!slices.ContainsKey(relative) && !GamePaths.FileExists(full))
@@ -103,10 +112,20 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
         try
         {
             var (source, format) = slices.TryGetValue(relative, out var slice) ? slice : (ArchiveSource.File(full), detect(full));
-            if (format?.Name != "cpk" || format.AddressingOf(source) != EntryAddressing.ByName)
-                return null;
+            return format?.Name == "cpk" && format.AddressingOf(source) == EntryAddressing.ByName ? (relative, source, format) : null;
+        }
+        catch (Exception e) when (e is ArchiveFormatException or IOException)
+        {
+            return null; // building it, if a mod reaches it otherwise, reports the damage
+        }
+    }
+
+    private static GameCpk? Read(string relative, ArchiveSource source, IArchiveFormat format)
+    {
+        try
+        {
             var index = RecentIndexes.Read(format, source);
-            var names = new Dictionary<string, ArchiveEntry>(format.NameComparer);
+            var names = new Dictionary<string, ArchiveEntry>(index.Entries.Count, format.NameComparer);
             foreach (var entry in index.Entries)
                 names.TryAdd(entry.Name!, entry);
             return new GameCpk(relative, format, index, names);

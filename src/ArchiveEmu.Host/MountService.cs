@@ -32,7 +32,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var language = options.ChooseLanguage(message => logger.LogWarning("{Message}", message));
         var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
         {
-            Cache = cache, Pool = pool, Compression = options.CompressionChoice, Language = language,
+            Cache = cache, Pool = pool, Compression = options.CompressionChoice, Language = language, StorePlan = storing,
         });
         logger.LogInformation("language: {Language}", language); // once the mods resolve: a refusal stays one line
         var plan = game.Plan;

@@ -49,7 +49,7 @@ internal sealed class BuildCommand : ICommand
 
         var clock = Stopwatch.StartNew();
         var warnings = new List<string>();
-        var game = _game.Open(parse, console, warnings, ParseCompression(parse.GetValue(_compress)));
+        var game = _game.Open(parse, console, warnings, ParseCompression(parse.GetValue(_compress)), storePlan: true);
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         double routeMs = clock.Elapsed.TotalMilliseconds;

@@ -92,6 +92,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         var doc = new
         {
             route_ms = routeMs,
+            routes_from_cache = game.Plan.FromCache,
             cache = game.Cache?.Folder,
             storage = new { device = storage.Device, rotational = storage.IsRotational },
             compression = compression is null ? null : new { codec = compression.Codec, reason = compression.Reason },

@@ -52,7 +52,9 @@ internal sealed class GameArguments
     /// and about what the game serves (an index far past an archive's end) go to <paramref name="warnings"/>, or else to stderr.
     /// </summary>
     /// <param name="compression">How merged bytes are stored (<see cref="EmulatedGame.Compression"/> decides it for the cache folder).</param>
-    public EmulatedGame Open(ParseResult parse, CliConsole console, List<string>? warnings = null, CompressionChoice compression = CompressionChoice.Auto)
+    /// <param name="storePlan">Whether the resolved route plan is kept in the cache folder (a build writes the cache; cat and ls only read it).</param>
+    public EmulatedGame Open(ParseResult parse, CliConsole console, List<string>? warnings = null, CompressionChoice compression = CompressionChoice.Auto,
+        bool storePlan = false)
     {
         Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
         var odd = new List<string>();
@@ -67,6 +69,7 @@ internal sealed class GameArguments
             VerifyContent = parse.GetValue(VerifyContent),
             Warn = warn,
             Compression = compression,
+            StorePlan = storePlan,
         });
         foreach (var warning in game.Plan.Warnings)
             warn(warning);

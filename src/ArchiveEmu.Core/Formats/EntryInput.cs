@@ -23,6 +23,9 @@ public sealed class EntryInput
 
     private readonly string? _name;
 
+    /// <summary>How messages name a virtual file's bytes (<see cref="FromVirtualFile"/>), else null.</summary>
+    internal string? Name => _name;
+
     /// <summary>The virtual file the bytes come from (an emulated inner archive), or null.</summary>
     public VirtualFile? File { get; }
 
@@ -58,6 +61,12 @@ public sealed class EntryInput
             throw new IOException($"{full}: slice [{offset}, {offset + length}) is outside the {fileLength}-byte file");
         return new EntryInput(full, offset, length, default, identity);
     }
+
+    /// <summary>A slice of a file whose identity was just checked to be <paramref name="identity"/> (a kept route plan's input).</summary>
+    internal static EntryInput FromFileSlice(string path, long offset, long length, FileIdentity identity) =>
+        offset < 0 || length < 0 || offset > identity.Length - length
+            ? throw new IOException($"{path}: slice [{offset}, {offset + length}) is outside the {identity.Length}-byte file")
+            : new EntryInput(path, offset, length, default, identity);
 
     /// <summary>Bytes held in memory.</summary>
     internal static EntryInput FromBytes(ReadOnlyMemory<byte> bytes) => new(null, 0, bytes.Length, bytes);

@@ -174,6 +174,9 @@ internal sealed partial class MergedFileCache
         if (Directory.Exists(used))
             Directory.Delete(used, recursive: true);
         CollectDecoded(DateTime.MaxValue);
+        var plans = Path.Combine(Folder, PlansFolderName);
+        if (Directory.Exists(plans))
+            Directory.Delete(plans, recursive: true);
     }
 
     /// <summary>

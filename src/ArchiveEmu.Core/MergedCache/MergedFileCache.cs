@@ -49,12 +49,15 @@ internal sealed partial class MergedFileCache
 
     public string Folder { get; }
 
+    /// <summary>The folder under the cache folder holding kept route plans (Serving/Plans: docs/DESIGN.md, "Route plans kept"), which <c>clear</c> deletes.</summary>
+    internal const string PlansFolderName = "plans";
+
     /// <summary>How merged archives opened here bring their packs into the page cache (`benchmarks coldmerged` turns it off).</summary>
     internal PageCacheStreaming Streaming { get; init; } = PageCacheStreaming.ForMergedPacks;
 
     private string IndexPath => Path.Combine(Folder, "index.bin");
 
-    private void Warn(string message) => _options.Warn?.Invoke(message);
+    internal void Warn(string message) => _options.Warn?.Invoke(message);
 
     /// <summary>The index as committed now. Missing is empty; damaged is empty with a warning (the next write replaces it).</summary>
     internal CacheIndex ReadIndex()

@@ -14,6 +14,12 @@ internal sealed partial class ModRouter
 {
     private readonly string _game;
     private readonly IReadOnlyList<string> _mods;
+
+    /// <summary>The mod folders as full paths, lowest priority first.</summary>
+    public IReadOnlyList<string> ModFolders => _mods;
+
+    /// <summary>The game folder as a full path.</summary>
+    public string GameFolder => _game;
     private readonly Func<string, IArchiveFormat?> _detect;
     private readonly IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)> _slices;
 

@@ -131,6 +131,9 @@ internal sealed class RoutePlan
     /// </summary>
     public IReadOnlyList<ModReport> ModReports { get; init; } = [];
 
+    /// <summary>Whether this plan was read back from the cache folder (docs/DESIGN.md, "Route plans kept") rather than resolved now.</summary>
+    public bool FromCache { get; init; }
+
     /// <summary>Every mod's files not applied, one line each (<see cref="NotApplied.Line"/>), in priority order.</summary>
     public IEnumerable<NotApplied> NotApplied => ModReports.SelectMany(m => m.NotApplied);
 

@@ -1,6 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving.Plans;
 using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Core.VirtualFiles;
 
@@ -77,8 +78,29 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     internal RoutePlan ResolveRoutes(bool walkAgain = false)
     {
         var router = Router();
-        return router.Resolve(!walkAgain && WalkedMods is { } walked ? walked : router.WalkMods());
+        if (!walkAgain && WalkedMods is { } walked)
+            return router.Resolve(walked);
+        if (!KeepsPlans)
+            return router.Resolve(router.WalkMods());
+        // Kept in the cache folder when nothing the walk reads has changed (docs/DESIGN.md, "Route plans kept").
+        var plans = new PlanStore(Cache!, Pool);
+        var key = PlanKey.Of(router.GameFolder, router.ModFolders, Language.Id, router.DecodeCacheFolder);
+        if (plans.Load(key) is { } kept)
+            return kept;
+        var plan = router.Resolve(router.WalkMods());
+        if (StorePlan)
+            plans.Store(key, plan);
+        return plan;
     }
+
+    /// <summary>
+    /// Whether a resolve keeps its plan in <see cref="Cache"/>'s folder for the next start (docs/DESIGN.md, "Route plans kept"):
+    /// set by fronts that write the cache (build, a mount that stores); a reader that only reads the cache (cat, ls) uses kept plans.
+    /// </summary>
+    internal bool StorePlan { get; init; }
+
+    // Only mod folders and the game's files decide a plan here: inputs added in code and declared slices live in one process.
+    private bool KeepsPlans => Cache is not null && CodeInputs.Count == 0 && (ArchiveSlices is null || ArchiveSlices.Count == 0);
 
     /// <summary>Walks this setup's mod folders as they are now, for <see cref="WalkedMods"/>.</summary>
     internal ModLayer WalkMods() => Router().WalkMods();

@@ -160,10 +160,12 @@ internal static class P5rScaleBenchmark
         return report.RootElement.GetProperty("route_ms").GetDouble();
     }
 
-    /// <summary>The report's build_ms summed over the archives, checking each layout came from where the run says.</summary>
+    /// <summary>The report's build_ms summed over the archives, checking each layout and the route plan came from where the run says.</summary>
     private static double ArchiveMs(CliRun build, bool layoutsFromCache)
     {
         using var report = JsonDocument.Parse(build.StdOut);
+        if (report.RootElement.GetProperty("routes_from_cache").GetBoolean() != layoutsFromCache)
+            throw new InvalidOperationException($"a build expected to {(layoutsFromCache ? "read the kept route plan" : "resolve every route")} did not");
         var archives = report.RootElement.GetProperty("archives").EnumerateArray().ToList();
         if (archives.Any(a => a.GetProperty("layout_from_cache").GetBoolean() != layoutsFromCache))
             throw new InvalidOperationException($"a build expected to {(layoutsFromCache ? "restore every layout from the cache" : "parse every original")} did not");

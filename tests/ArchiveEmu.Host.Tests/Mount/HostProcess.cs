@@ -30,6 +30,18 @@ internal sealed partial class HostProcess : IDisposable
         get { lock (_output) return _output.ToString(); }
     }
 
+    /// <summary>
+    /// The output once it holds <paramref name="text"/> (or after <paramref name="timeout"/>): the host's lines reach this process
+    /// through a pipe read in the background, so a line written before the mount was ready may arrive just after it.
+    /// </summary>
+    public string OutputOnce(string text, TimeSpan timeout)
+    {
+        var clock = Stopwatch.StartNew();
+        while (!Output.Contains(text, StringComparison.Ordinal) && clock.Elapsed < timeout && !_process.HasExited)
+            Thread.Sleep(20);
+        return Output;
+    }
+
     /// <summary>What the process wrote on stderr alone (the CLI's warnings and usage errors; the host logs on stdout).</summary>
     public string Error
     {

@@ -63,7 +63,9 @@ public sealed class InPlaceRecoveryTests(string fuse)
         var expected = _game.Cat("data/textures.afs");
         LeaveADeadMount();
         using var next = StartInPlace();
-        Assert.That(next.Output, Does.Contain($"{_game.Game}: found a dead FUSE mount of ArchiveEmu's"));
+        var found = $"{_game.Game}: found a dead FUSE mount of ArchiveEmu's";
+        Assert.That(next.OutputOnce(found, TimeSpan.FromSeconds(5)), Does.Contain(found));
+        next.WaitMounted(); // the new mount, once the dead one is cleared
         Assert.That(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs")), Is.EqualTo(expected), next.Output);
         next.Terminate();
         Assert.That(next.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, next.Output);
@@ -80,7 +82,9 @@ public sealed class InPlaceRecoveryTests(string fuse)
         Thread.Sleep(TimeSpan.FromSeconds(6));
         Assert.That(Directory.Exists(_game.Game), Is.False, "the dead mount hides the folder from stat");
         using var next = StartInPlace();
-        Assert.That(next.Output, Does.Contain($"{_game.Game}: found a dead FUSE mount of ArchiveEmu's"));
+        var found = $"{_game.Game}: found a dead FUSE mount of ArchiveEmu's";
+        Assert.That(next.OutputOnce(found, TimeSpan.FromSeconds(5)), Does.Contain(found));
+        next.WaitMounted(); // the new mount, once the dead one is cleared
         Assert.That(File.Exists(Path.Combine(_game.Game, "data/textures.afs")), Is.True);
         next.Terminate();
         Assert.That(next.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, next.Output);

@@ -1,0 +1,23 @@
+namespace ArchiveEmu.Core.Serving.Plans;
+
+/// <summary>The route plan file (<c>plans/&lt;key&gt;.plan</c> in the cache folder): magic, version, the plan, a checksum.</summary>
+internal static class PlanFormat
+{
+    /// <summary>"AEPLAN" and two zero bytes.</summary>
+    public static ReadOnlySpan<byte> Magic => "AEPLAN\0\0"u8;
+
+    /// <summary>Bumped whenever the file's layout changes.</summary>
+    public const int Version = 1;
+
+    /// <summary>
+    /// This build of ArchiveEmu (its Core assembly's module version id): a plan is what one build's rules made of the files,
+    /// so another build resolves again rather than trust rules it did not apply.
+    /// </summary>
+    public static string Build { get; } = typeof(PlanFormat).Assembly.ManifestModule.ModuleVersionId.ToString("N");
+
+    // Kinds of an entry's input, as written.
+    public const byte DeleteInput = 0, FileInput = 1, BytesInput = 2, VirtualInput = 3;
+
+    // Kinds of a virtual input's run.
+    public const byte FileRun = 1, BytesRun = 2, ZerosRun = 3;
+}

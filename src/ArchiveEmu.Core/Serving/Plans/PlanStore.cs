@@ -1,3 +1,5 @@
+using System.Buffers.Binary;
+using System.IO.Hashing;
 using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
@@ -34,7 +36,9 @@ internal sealed class PlanStore(MergedFileCache cache, FileHandlePool? pool)
         }
         try
         {
-            if (PlanReader.Read(bytes, pool) is { } plan)
+            if (bytes.Length < 8 || XxHash3.HashToUInt64(bytes.AsSpan(0, bytes.Length - 8)) != BinaryPrimitives.ReadUInt64LittleEndian(bytes.AsSpan(bytes.Length - 8)))
+                throw new InvalidDataException("checksum mismatch");
+            if (PlanReader.Read(bytes.AsMemory(0, bytes.Length - 8), pool) is { } plan)
             {
                 TryTouch(path); // the most recently used are kept
                 return plan;
@@ -59,6 +63,9 @@ internal sealed class PlanStore(MergedFileCache cache, FileHandlePool? pool)
             using (var buffer = new MemoryStream())
             {
                 PlanWriter.Write(plan, buffer);
+                var sum = new byte[8];
+                BinaryPrimitives.WriteUInt64LittleEndian(sum, XxHash3.HashToUInt64(buffer.GetBuffer().AsSpan(0, (int)buffer.Length)));
+                buffer.Write(sum);
                 PrivateFiles.CreateFolder(cache.Folder); // the cache folder itself private too, when this makes it
                 PrivateFiles.CreateFolder(Folder);
                 using var stream = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None);

@@ -8,7 +8,10 @@ namespace ArchiveEmu.Core;
 /// <param name="Language">The language whose <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply, and where that choice came from.</param>
 /// <param name="Mods">How each mod folder was read, lowest priority first (<see cref="ArchiveEmulator.ModFolders"/>' order).</param>
 /// <param name="Tables">The Persona tables merged from several mods' files, field by field.</param>
-/// <param name="Warnings">What looks like a mistake in the mods (a misspelled layout folder, a mod of which nothing applies), one line each.</param>
+/// <param name="Warnings">
+/// What looks like a mistake in the mods (a misspelled layout folder, a mod of which nothing applies), one line each; the cache's
+/// and a Steam manifest's warnings go to <see cref="ArchiveEmulatorOptions.Warn"/> as they happen.
+/// </param>
 /// <param name="Conflicts">Every entry or whole file several mods change, with the one that wins.</param>
 public sealed record ModSetReport(
     ModSetLanguage Language,

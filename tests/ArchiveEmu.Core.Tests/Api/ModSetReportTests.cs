@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Persona;
 
 namespace ArchiveEmu.Core.Tests.Api;
@@ -136,6 +138,27 @@ public sealed class ModSetReportTests
         Assert.That(report.Mods.Select(m => m.Name), Is.EqualTo(PersonaSample.ModNames.Except(["script-only", "unit-strength"])));
         Assert.That(report.Warnings, Has.None.Contains("script-only"));
         Assert.That(report.Tables.SelectMany(t => t.Mods).Select(m => m.Mod), Has.None.EqualTo("unit-strength"));
+    }
+
+    [Test]
+    public void Report_AfterAnInputAddedInCode_HasItWinTheFontConflictInItsCpk_UnderTheOriginItWasGiven()
+    {
+        using var emulator = Emulator();
+        emulator.AddBytes("CPK/EN.CPK", EntryKey.ByName("FONT/FONT0.FNT"), new byte[] { 1, 2, 3 }, "loader");
+        var en = emulator.Report().Conflicts.Single(c => c.Target == "CPK/EN.CPK");
+        Assert.That((en.Entry, en.Mods, en.Winner), Is.EqualTo(("FONT/FONT0.FNT", new[] { "essentials-font", "font-l10n", "loader" }, "loader")));
+    }
+
+    [Test]
+    public void Report_AModWithoutModConfigJson_MirrorsTheGameFolder_AndNamesNoLayoutFolder()
+    {
+        using var folder = new TempDirectory("report-mirror");
+        folder.Write("loose-exe/P5R.exe", [0x4D, 0x5A]);
+        using var emulator = new ArchiveEmulator(PersonaSample.Game);
+        emulator.AddModFolder(folder["loose-exe"]);
+        var mod = emulator.Report().Mods.Single();
+        Assert.That((mod.Name, mod.Layout, mod.AppliedFolders), Is.EqualTo(("loose-exe", ModFolderLayout.Mirror, new[] { "mirror" })));
+        Assert.That(mod.NotApplied, Is.Empty);
     }
 
     [Test]

@@ -17,6 +17,12 @@ public sealed partial class QuickStartTests
     [GeneratedRegex(@"^## Usage\s+.*?```csharp\n(?<code>.*?)\n```", RegexOptions.Multiline | RegexOptions.Singleline)]
     private static partial Regex UsageBlock();
 
+    [GeneratedRegex(@"^## Library API \(for mod loaders\).*?```csharp\n(?<code>.*?)\n```", RegexOptions.Multiline | RegexOptions.Singleline)]
+    private static partial Regex ReadmeLibraryBlock();
+
+    [GeneratedRegex(@"^\*\*In the library\*\*.*?```csharp\n(?<code>.*?)\n```", RegexOptions.Multiline | RegexOptions.Singleline)]
+    private static partial Regex DesignLibraryBlock();
+
     [GeneratedRegex(@"^using [A-Za-z][A-Za-z0-9.]*;(\s*//.*)?$")] // a namespace using, with or without a comment
     private static partial Regex UsingDirective();
 
@@ -31,6 +37,14 @@ public sealed partial class QuickStartTests
     public void Usage_InTheNuGetReadme_CompilesAgainstThePublicApi()
     {
         var errors = Compile(CodeBlock(Path.Combine("src", "ArchiveEmu.Core", "README.md"), UsageBlock(), "## Usage"));
+        Assert.That(errors, Is.Empty);
+    }
+
+    [TestCase("README.md", "## Library API (for mod loaders)")]
+    [TestCase("docs/DESIGN.md", "**In the library**")]
+    public void ReportExample_CompilesAgainstThePublicApi(string file, string section)
+    {
+        var errors = Compile(CodeBlock(file, file == "README.md" ? ReadmeLibraryBlock() : DesignLibraryBlock(), section));
         Assert.That(errors, Is.Empty);
     }
 

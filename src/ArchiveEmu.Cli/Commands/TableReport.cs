@@ -87,7 +87,7 @@ internal static class TableReport
         $"segment {c.Segment} offset {c.Offset} width {c.Width}: {string.Join(", ", c.Mods)} -> {c.Winner} wins";
 
     // The other CPKs serving this one merge, made from the named CPK's copy of the table (docs/TABLES.md, "In routing").
-    private static string AlsoIn(MergedTable table) => table.BoundIn.Count > 1 ? $", also served in {string.Join(", ", table.BoundIn.Skip(1))}" : "";
+    private static string AlsoIn(BoundTable table) => table.BoundIn.Count > 1 ? $", also served in {string.Join(", ", table.BoundIn.Skip(1))}" : "";
 
     private static string Fields(int count) => count == 1 ? "1 field" : $"{count} fields";
 }

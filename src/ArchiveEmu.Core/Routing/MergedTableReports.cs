@@ -11,18 +11,18 @@ namespace ArchiveEmu.Core.Routing;
 internal static class MergedTableReports
 {
     /// <summary>The plan's merged tables, archive by archive, nested archives' tables under the CPK that holds them, each merge once.</summary>
-    public static IEnumerable<MergedTable> Of(RoutePlan plan) =>
+    public static IEnumerable<BoundTable> Of(RoutePlan plan) =>
         Bound(plan).GroupBy(t => t.Report, ReferenceEqualityComparer.Instance).Select(g =>
         {
             var named = g.FirstOrDefault(t => t.Cpk == t.Report.Original, g.First());
-            return new MergedTable($"{named.Cpk}/{named.Report.Path}", named.Report, [named.Cpk, .. g.Select(t => t.Cpk).Where(c => c != named.Cpk)]);
+            return new BoundTable($"{named.Cpk}/{named.Report.Path}", named.Report, [named.Cpk, .. g.Select(t => t.Cpk).Where(c => c != named.Cpk)]);
         });
 
     /// <summary>
     /// The merged table at <paramref name="path"/> (letter case aside) through any CPK it is bound in, named as <see cref="Of"/>
     /// names it; null when none is.
     /// </summary>
-    public static MergedTable? Find(RoutePlan plan, string path)
+    public static BoundTable? Find(RoutePlan plan, string path)
     {
         var bound = Bound(plan).FirstOrDefault(t => string.Equals($"{t.Cpk}/{t.Report.Path}", path, StringComparison.OrdinalIgnoreCase));
         return bound.Report is null ? null : Of(plan).First(t => ReferenceEquals(t.Report, bound.Report));
@@ -38,7 +38,7 @@ internal static class MergedTableReports
 }
 
 /// <summary>A merged table named by its path through its archive, and every game CPK serving it (<see cref="BoundIn"/>, the named one first or alone).</summary>
-internal sealed record MergedTable(string Path, TableMergeReport Report, IReadOnlyList<string> BoundIn)
+internal sealed record BoundTable(string Path, TableMergeReport Report, IReadOnlyList<string> BoundIn)
 {
     public void Deconstruct(out string path, out TableMergeReport report) => (path, report) = (Path, Report);
 }

@@ -206,11 +206,10 @@ internal sealed class ArchiveChanges
         return merged;
     }
 
-    /// <summary>The catalog paths of the Persona tables mods give in this CPK, which <see cref="TableOriginals"/> chooses originals among.</summary>
-    public IReadOnlySet<string> TablePaths => _tables?.TablePaths ?? new HashSet<string>();
-
-    /// <summary>The original's entry <paramref name="name"/> (letter case aside) and its bytes, null when it holds none readable in place.</summary>
-    public (string Name, ArchiveSource Content)? OriginalEntry(string name) => _inside.ContentOf(name);
+    /// <summary>This archive and those changed inside it that hold Persona tables mods give, which <see cref="TableOriginals"/> chooses originals among.</summary>
+    public IEnumerable<TableHolder> TableHolders =>
+        (_tables?.Holder(_inside.ContentOf) is { } mine ? [mine] : Array.Empty<TableHolder>())
+            .Concat(_changes.Values.Where(c => c.Nested is not null).SelectMany(c => c.Nested!.TableHolders));
 
     /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>
     private sealed record Change(EntryKey Key, EntryChange? Whole, ArchiveChanges? Nested);

@@ -69,15 +69,15 @@ internal sealed class TableMerges
             files.Files.Add((mod, file, companion));
     }
 
-    /// <summary>The catalog paths of the tables mods give in this CPK (none inside an archive stored in it: those merge as they are).</summary>
-    public IReadOnlySet<string> TablePaths => _prefix.Length > 0 ? new HashSet<string>()
-        : _files.Values.Select(f => f.Table.Path).ToHashSet(StringComparer.OrdinalIgnoreCase);
+    /// <summary>This archive as one holding the tables mods give (their catalog paths), for <see cref="TableOriginals"/>; null when it holds none.</summary>
+    public TableHolder? Holder(Func<string, (string Name, ArchiveSource Content)?> contentOf) => _files.Count == 0 ? null
+        : new TableHolder(_cpk, _prefix, contentOf, _files.Values.Select(f => f.Table.Path).ToHashSet(StringComparer.OrdinalIgnoreCase));
 
     /// <summary>
     /// Merges each noted table whose entry the original holds: the entry (as the archive spells it), its new input (a merged
-    /// emulated file) and the report. <paramref name="contentOf"/> finds an entry and its bytes in this archive's original. A
-    /// table of a CPK is merged against the original <paramref name="originals"/> chooses among the game's CPKs, once for all of
-    /// them; a table inside an archive stored in a CPK against its own. A game table that is not one is reported and left to the
+    /// emulated file) and the report. <paramref name="contentOf"/> finds an entry and its bytes in this archive's original. Each
+    /// table is merged against the original <paramref name="originals"/> chooses among the game's CPKs (for a table inside an
+    /// archive stored in a CPK, among the CPKs' copies of that archive), once for all of them. A game table that is not one is reported and left to the
     /// last mod's file. Each mod file is read as the mod's language folder gives it, and a table whose text differs by language
     /// takes, when the game is not in English, only the files so localised (Essentials' rule).
     /// </summary>
@@ -88,11 +88,9 @@ internal sealed class TableMerges
         {
             if (contentOf(key.Name!) is not { } own)
                 continue; // a table the game does not have: the last mod's file is a new entry
-            var original = _prefix.Length == 0 && originals.Original(table.Path) is { } chosen ? chosen : (Cpk: _cpk, own.Name, own.Content);
+            var original = originals.Original(table.Path) ?? (_cpk, own.Name, own.Content);
             var fileKeys = files.Select(f => $"{f.Mod}|{f.File}|{f.Companion}");
-            var (input, report) = _prefix.Length == 0
-                ? originals.Merged(original.Cpk, table.Path, fileKeys, () => MergeAll(table, files, original, originals))
-                : MergeAll(table, files, original, originals);
+            var (input, report) = originals.Merged(original.Cpk, table.Path, fileKeys, () => MergeAll(table, files, original, originals));
             yield return (EntryKey.ByName(own.Name), input, report);
         }
     }

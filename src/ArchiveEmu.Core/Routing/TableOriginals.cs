@@ -7,22 +7,24 @@ namespace ArchiveEmu.Core.Routing;
 /// One resolve's merged Persona tables across the game's CPKs, as Persona Essentials binds them (docs/TABLES.md, "In routing"):
 /// a table path is merged once, against the copy of the first CPK holding it in Essentials' order (the game's language CPK, the
 /// base CPK, the rest: p5rpc.modloader <c>Mod_Merging.OnBind</c>, <c>MergeUtils.TryFindFileInAnyCpk</c>), and that one merged
-/// file is every CPK's entry for the path (CRI FileSystem V2 Hook binds a file by path, over that path in every CPK).
+/// file is every CPK's entry for the path (CRI FileSystem V2 Hook binds a file by path, over that path in every CPK). A table
+/// inside a PAK stored in a CPK (P4G's, P3P's <c>init_free.bin</c>) the same: its original is from the first CPK holding the PAK
+/// (<c>P4GTblMerger.PatchTbl</c>), and the merge is added to the PAK by its route, so to that PAK in every CPK.
 /// </summary>
 internal sealed class TableOriginals
 {
-    private readonly (string Cpk, Func<string, (string Name, ArchiveSource Content)?> ContentOf, IReadOnlySet<string> Tables)[] _cpks;
+    private readonly TableHolder[] _holders;
     private readonly Dictionary<(string Original, string Files), (EntryInput? Input, TableMergeReport Report)> _merged = new();
 
     /// <summary>
-    /// The CPKs among <paramref name="archives"/> (one resolve's top-level archives) whose tables mods change, in Essentials' order
-    /// for <paramref name="language"/>; <paramref name="localised"/> is how every table merge reads its mods' files.
+    /// The archives among <paramref name="archives"/> (one resolve's top-level archives) and inside them whose tables mods change,
+    /// by their CPK in Essentials' order for <paramref name="language"/>; <paramref name="localised"/> is how every merge reads its mods' files.
     /// </summary>
     public TableOriginals(IEnumerable<ArchiveChanges> archives, IReadOnlyDictionary<string, (string File, string Rule)> localised, string language)
     {
         (Localised, Language) = (localised, language);
-        _cpks = archives.Select(a => (a.RelativePath, (Func<string, (string, ArchiveSource)?>)a.OriginalEntry, a.TablePaths)).Where(c => c.TablePaths.Count > 0)
-            .OrderBy(c => GameCpks.EssentialsRank(c.RelativePath, language)).ThenBy(c => c.RelativePath, StringComparer.Ordinal).ToArray();
+        _holders = archives.SelectMany(a => a.TableHolders)
+            .OrderBy(h => GameCpks.EssentialsRank(h.Cpk, language)).ThenBy(h => h.Cpk, StringComparer.Ordinal).ToArray();
     }
 
     /// <summary>Replacements from the mods' language folders: a mod file's full path → the language's file that replaces it.</summary>
@@ -37,9 +39,9 @@ internal sealed class TableOriginals
     /// </summary>
     public (string Cpk, string Name, ArchiveSource Content)? Original(string tablePath)
     {
-        foreach (var (cpk, contentOf, tables) in _cpks)
+        foreach (var (cpk, prefix, contentOf, tables) in _holders)
         {
-            if (tables.Contains(tablePath) && contentOf(tablePath) is { } found)
+            if (tables.Contains(tablePath) && contentOf(tablePath[prefix.Length..]) is { } found)
                 return (cpk, found.Name, found.Content);
         }
         return null;
@@ -58,3 +60,9 @@ internal sealed class TableOriginals
         return merged;
     }
 }
+
+/// <summary>
+/// An archive holding Persona tables mods give: its game CPK, its path from that CPK's root (<paramref name="Prefix"/>, "" or with a
+/// trailing '/'), its original's entries by name, and the tables' catalog paths.
+/// </summary>
+internal sealed record TableHolder(string Cpk, string Prefix, Func<string, (string Name, ArchiveSource Content)?> ContentOf, IReadOnlySet<string> Tables);

@@ -95,7 +95,37 @@ public sealed class TableOriginalTests
         Assert.That(ServedTable("CPK/BASE.CPK", "en", "a", "b"), Is.EqualTo(Sha(expected)));
     }
 
-    private string ServedTable(string cpk, string language, params string[] mods)
+    [Test]
+    public void AP4GTableInsideInitFreeBin_InTheBaseAndTheLanguageCpk_IsMergedAgainstTheLanguageCpksCopy()
+    {
+        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
+        byte[][] Unit(int seed) => [TestData.Random(seed, 60 * 3), TestData.Random(seed + 1, 2 * 10), TestData.Random(seed + 2, 2 * 10)];
+        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
+        foreach (var (cpk, seed) in new[] { ("data.cpk", 20), ("data_e.cpk", 30) })
+            _dir.Write($"game/{cpk}", CpkTestWriter.WriteNamed(
+                [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/UNIT.TBL", PersonaTableWriter.Tbl(true, Unit(seed)))]))]));
+        var a = Unit(30);
+        a[0][60 + 20] ^= 0xFF;
+        var b = Unit(30);
+        b[2][3] ^= 0x0F;
+        var modA = _dir.Write("a/CRIFsV2Hook/CPK/data/init_free.bin/battle/UNIT.TBL", PersonaTableWriter.Tbl(true, a));
+        var modB = _dir.Write("b/CRIFsV2Hook/CPK/data_e/init_free.bin/battle/UNIT.TBL", PersonaTableWriter.Tbl(true, b));
+
+        var expected = ReferenceTableMerger.MergeTbl(PersonaTableWriter.Tbl(true, Unit(30)), [("a", File.ReadAllBytes(modA)), ("b", File.ReadAllBytes(modB))],
+            PersonaTableWriter.P4GUnit, littleEndian: true);
+        foreach (var cpk in new[] { "data.cpk", "data_e.cpk" })
+        {
+            var served = Served(cpk, "en", "a", "b");
+            var entry = CpkIndependentReader.Read(served).Entries.Single();
+            var pak = _dir.Write($"out/{cpk}.bin", File.ReadAllBytes(served).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
+            Assert.That(PakIndependentReader.Read(pak, layout.Variant).Single().Sha256, Is.EqualTo(Sha(expected)), cpk);
+        }
+    }
+
+    private string ServedTable(string cpk, string language, params string[] mods) =>
+        CpkIndependentReader.Read(Served(cpk, language, mods)).Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").ContentSha256;
+
+    private string Served(string cpk, string language, params string[] mods)
     {
         var game = EmulatedGame.Open(new GameSetup(_dir["game"], mods.Select(m => _dir[m]).ToArray())
         {
@@ -104,8 +134,7 @@ public sealed class TableOriginalTests
         using var file = game.OpenFile(cpk);
         var bytes = new byte[file.Length];
         file.ReadExactly(0, bytes);
-        var served = _dir.Write($"served-{Guid.NewGuid():N}.bin", bytes);
-        return CpkIndependentReader.Read(served).Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").ContentSha256;
+        return _dir.Write($"served-{Guid.NewGuid():N}.bin", bytes);
     }
 
     private static string Sha(byte[] bytes) => AfsIndependentReader.Sha256(bytes);

@@ -207,8 +207,8 @@ internal sealed class ArchiveChanges
     }
 
     /// <summary>This archive and those changed inside it that hold Persona tables mods give, which <see cref="TableOriginals"/> chooses originals among.</summary>
-    public IEnumerable<TableHolder> TableHolders =>
-        (_tables?.Holder(_inside.ContentOf) is { } mine ? [mine] : Array.Empty<TableHolder>())
+    public IEnumerable<TableHolder> TableHolders => _tables is null ? [] // not a Persona game's CPK: nor is any archive inside it
+        : (_tables.Holder(_inside.ContentOf) is { } mine ? [mine] : Array.Empty<TableHolder>())
             .Concat(_changes.Values.Where(c => c.Nested is not null).SelectMany(c => c.Nested!.TableHolders));
 
     /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>

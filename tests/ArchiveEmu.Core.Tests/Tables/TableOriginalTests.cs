@@ -87,6 +87,21 @@ public sealed class TableOriginalTests
     }
 
     [Test]
+    public void ACpkWithAModOfItsOwnForTheTable_MergesItsFiles_AgainstTheSameOriginal()
+    {
+        var (originals, a, b) = WriteGame("CPK/EN.CPK", "CPK/BASE.CPK", "CPK/EN.CPK");
+        var only = UnitSegments(20);
+        only[0][68 * 7 + 4] ^= 0x66; // a game-mirroring mod for BASE.CPK alone
+        var c = File.ReadAllBytes(_dir.Write("c/CPK/BASE.CPK/BATTLE/TABLE/UNIT.TBL", PersonaTableWriter.Tbl(only)));
+
+        var layouts = PersonaTableWriter.P5RLayouts.Unit;
+        Assert.That(ServedTable("CPK/BASE.CPK", "en", "a", "b", "c"),
+            Is.EqualTo(Sha(ReferenceTableMerger.MergeTbl(originals["CPK/EN.CPK"], [("a", a), ("b", b), ("c", c)], layouts))));
+        Assert.That(ServedTable("CPK/EN.CPK", "en", "a", "b", "c"),
+            Is.EqualTo(Sha(ReferenceTableMerger.MergeTbl(originals["CPK/EN.CPK"], [("a", a), ("b", b)], layouts))));
+    }
+
+    [Test]
     public void ATableOnlyOneCpkHolds_IsMergedAgainstThatCpksCopy()
     {
         var (originals, a, b) = WriteGame("CPK/BASE.CPK", "CPK/BASE.CPK");

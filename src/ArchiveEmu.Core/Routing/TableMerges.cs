@@ -77,9 +77,9 @@ internal sealed class TableMerges
     /// Merges each noted table whose entry the original holds: the entry (as the archive spells it), its new input (a merged
     /// emulated file) and the report. <paramref name="contentOf"/> finds an entry and its bytes in this archive's original. Each
     /// table is merged against the original <paramref name="originals"/> chooses among the game's CPKs (for a table inside an
-    /// archive stored in a CPK, among the CPKs' copies of that archive), once for all of them. A game table that is not one is reported and left to the
-    /// last mod's file. Each mod file is read as the mod's language folder gives it, and a table whose text differs by language
-    /// takes, when the game is not in English, only the files so localised (Essentials' rule).
+    /// archive stored in a CPK, among the CPKs' copies of that archive), once for all of them. A game table that is not one is
+    /// reported and left to the last mod's file. Each mod file is read as the mod's language folder gives it, and a table whose
+    /// text differs by language takes, when the game is not in English, only the files so localised (Essentials' rule).
     /// </summary>
     public IEnumerable<(EntryKey Key, EntryInput? Input, TableMergeReport Report)> Merge(Func<string, (string Name, ArchiveSource Content)?> contentOf,
         TableOriginals originals)

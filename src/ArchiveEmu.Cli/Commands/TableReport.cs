@@ -16,9 +16,10 @@ internal static class TableReport
     /// <summary>Per table a line naming it, a line of the mods with their field counts, its conflicts (capped), then what was not applied.</summary>
     public static void WriteText(TextWriter o, RoutePlan plan)
     {
-        foreach (var (path, report) in MergedTableReports.Of(plan))
+        foreach (var table in MergedTableReports.Of(plan))
         {
-            o.WriteLine($"{path}  (merged table)");
+            var (path, report) = table;
+            o.WriteLine($"{path}  (merged table{AlsoIn(table)})");
             if (report.Mods.Count > 0)
                 o.WriteLine($"  mods       {string.Join(", ", report.Mods.Select(m => $"{m.Mod} {Fields(m.Fields)}"))}");
             foreach (var c in report.Conflicts.Take(ConflictLines))
@@ -30,10 +31,12 @@ internal static class TableReport
         }
     }
 
-    /// <summary>The build JSON's <c>tables</c>: path, mods with fields, every conflict, and the lines not applied.</summary>
+    /// <summary>The build JSON's <c>tables</c>: path, the CPK whose copy was the original, mods with fields, every conflict, and the lines not applied.</summary>
     public static object Json(RoutePlan plan) => MergedTableReports.Of(plan).Select(t => new
     {
         path = t.Path,
+        original = t.Report.Original,
+        bound_in = t.BoundIn,
         mods = t.Report.Mods.Select(m => new { mod = m.Mod, fields = m.Fields }),
         conflicts = t.Report.Conflicts.Select(ConflictJson),
         not_applied = t.Report.NotApplied,
@@ -45,15 +48,16 @@ internal static class TableReport
     /// </summary>
     public static bool TryList(RoutePlan plan, string target, bool json, TextWriter o)
     {
-        var found = MergedTableReports.Of(plan).Where(t => string.Equals(t.Path, target, StringComparison.OrdinalIgnoreCase)).ToArray();
-        if (found.Length == 0)
+        if (MergedTableReports.Find(plan, target) is not { } table)
             return false;
-        var (path, report) = found[0];
+        var (path, report) = table;
         if (json)
         {
             var doc = new
             {
                 table = path,
+                original = report.Original,
+                bound_in = table.BoundIn,
                 mods = report.Mods.Select(m => new { mod = m.Mod, fields = m.Fields, fields_kept = m.FieldsWon }),
                 segments = report.Segments.Select(s => new { index = s.Index, offset = s.Offset, length = s.Length, mods = s.Mods }),
                 conflicts = report.Conflicts.Select(ConflictJson),
@@ -64,7 +68,7 @@ internal static class TableReport
         }
         var segments = report.Segments.Count == 1 ? "1 segment" : $"{report.Segments.Count} segments";
         var conflicts = report.Conflicts.Count == 1 ? "1 conflict" : $"{report.Conflicts.Count} conflicts";
-        o.WriteLine($"{path}  merged table  {segments}  {conflicts}");
+        o.WriteLine($"{path}  merged table{AlsoIn(table)}  {segments}  {conflicts}");
         foreach (var m in report.Mods)
             o.WriteLine($"mod      {m.Mod}: {Fields(m.Fields)} changed, {m.FieldsWon} kept");
         o.WriteLine($"{"segment",7}  {"offset",10}  {"length",10}  mods");
@@ -81,6 +85,9 @@ internal static class TableReport
 
     private static string Conflict(TableConflict c) =>
         $"segment {c.Segment} offset {c.Offset} width {c.Width}: {string.Join(", ", c.Mods)} -> {c.Winner} wins";
+
+    // The other CPKs serving this one merge, made from the named CPK's copy of the table (docs/TABLES.md, "In routing").
+    private static string AlsoIn(BoundTable table) => table.BoundIn.Count > 1 ? $", also served in {string.Join(", ", table.BoundIn.Skip(1))}" : "";
 
     private static string Fields(int count) => count == 1 ? "1 field" : $"{count} fields";
 }

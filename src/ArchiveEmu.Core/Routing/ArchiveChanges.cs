@@ -168,44 +168,48 @@ internal sealed class ArchiveChanges
         new($"{file}: targets entry {key} of {(Slice is null ? GamePath : RelativePath)}, as {_fromThisMod[key].File} in the same mod does; the mod is ambiguous, keep one of them");
 
     /// <summary>
-    /// The route; <paramref name="localised"/> (a mod file → the language file that replaces it) and <paramref name="language"/>
-    /// (the game's) reach the Persona tables merged here, which read their mods' files as the language folders give them.
+    /// The route; <paramref name="tables"/> (one resolve's, across the game's CPKs) chooses each Persona table's original and
+    /// merges it once, reading the mods' files as their language folders give them.
     /// </summary>
-    public ArchiveRoute ToRoute(IReadOnlyDictionary<string, (string File, string Rule)> localised, string language)
+    public ArchiveRoute ToRoute(TableOriginals tables)
     {
         var nested = _changes.Values.Where(c => c.Nested is not null)
-            .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(localised, language), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
-        var tables = MergeTables(localised, language);
+            .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(tables), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
+        var merged = MergeTables(tables);
         // A merged table's mods are no conflict over the whole entry: its report lists the fields they both changed.
-        var conflicts = _changes.Conflicts.Where(c => tables.GetValueOrDefault(c.Key).Input is null)
+        var conflicts = _changes.Conflicts.Where(c => merged.GetValueOrDefault(c.Key).Input is null)
             .Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]) { Rules = c.Rules })
             .Concat(nested.SelectMany(n => n.Route.Conflicts)).ToArray();
-        string Origin(EntryKey key) => $"merged ({string.Join(", ", tables[key].Report.Mods.Select(m => m.Mod))})";
+        string Origin(EntryKey key) => $"merged ({string.Join(", ", merged[key].Report.Mods.Select(m => m.Mod))})";
         var changes = _changes.Values.Where(c => c.Whole is not null)
-            .Select(c => tables.GetValueOrDefault(c.Key).Input is { } merged ? c.Whole! with { Input = merged, Origin = Origin(c.Key) } : c.Whole!)
-            .Concat(tables.Where(t => t.Value.Input is not null && !_changes.TryGetValue(t.Key, out _)) // only a companion file (MSGTBL.bmd) changed it
+            .Select(c => merged.GetValueOrDefault(c.Key).Input is { } table ? c.Whole! with { Input = table, Origin = Origin(c.Key) } : c.Whole!)
+            .Concat(merged.Where(t => t.Value.Input is not null && !_changes.TryGetValue(t.Key, out _)) // only a companion file (MSGTBL.bmd) changed it
                 .Select(t => new EntryChange(t.Key, t.Value.Input, Origin(t.Key)) { Rule = "merged table" }));
         return new ArchiveRoute(RelativePath, GamePath, Format, new ArchivePatch(changes), conflicts, Slice)
         {
             Nested = nested,
-            Tables = tables.Values.Select(t => t.Report).ToArray(),
+            Tables = merged.Values.Select(t => t.Report).ToArray(),
         };
     }
 
     // Merges the Persona tables whose entry a mod's file still wins (an input added in code wins whole, as anywhere).
-    private Dictionary<EntryKey, (EntryInput? Input, Tables.TableMergeReport Report)> MergeTables(
-        IReadOnlyDictionary<string, (string File, string Rule)> localised, string language)
+    private Dictionary<EntryKey, (EntryInput? Input, Tables.TableMergeReport Report)> MergeTables(TableOriginals tables)
     {
         var merged = new Dictionary<EntryKey, (EntryInput?, Tables.TableMergeReport)>(new EntryKeyComparer(Format.NameComparer));
         if (_tables is null)
             return merged;
-        foreach (var (key, input, report) in _tables.Merge(_inside.ContentOf, localised, language))
+        foreach (var (key, input, report) in _tables.Merge(_inside.ContentOf, tables))
         {
             if (!_changes.TryGetValue(key, out var change) || change.Whole is { Input: not null, Rule: not null })
                 merged[key] = (input, report);
         }
         return merged;
     }
+
+    /// <summary>This archive and those changed inside it that hold Persona tables mods give, which <see cref="TableOriginals"/> chooses originals among.</summary>
+    public IEnumerable<TableHolder> TableHolders => _tables is null ? [] // not a Persona game's CPK: nor is any archive inside it
+        : (_tables.Holder(_inside.ContentOf) is { } mine ? [mine] : Array.Empty<TableHolder>())
+            .Concat(_changes.Values.Where(c => c.Nested is not null).SelectMany(c => c.Nested!.TableHolders));
 
     /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>
     private sealed record Change(EntryKey Key, EntryChange? Whole, ArchiveChanges? Nested);

@@ -67,7 +67,13 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
     /// </summary>
     public IEnumerable<GameCpk> EssentialsOrder => All.OrderBy(c => Rank(Path.GetFileNameWithoutExtension(c.Relative)));
 
-    private int Rank(string name) => _languageCpks.Contains(name) ? 0 : s_baseCpks.Contains(name) ? 1 : 2;
+    private int Rank(string name) => Rank(name, _languageCpks);
+
+    /// <summary>Where the CPK at <paramref name="relative"/> stands in <see cref="EssentialsOrder"/> for <paramref name="language"/>: 0, 1 or 2.</summary>
+    public static int EssentialsRank(string relative, string language) =>
+        Rank(Path.GetFileNameWithoutExtension(relative), new HashSet<string>(LanguageCpks(language), StringComparer.OrdinalIgnoreCase));
+
+    private static int Rank(string name, HashSet<string> languageCpks) => languageCpks.Contains(name) ? 0 : s_baseCpks.Contains(name) ? 1 : 2;
 
     private readonly HashSet<string> _languageCpks = new(LanguageCpks(language), StringComparer.OrdinalIgnoreCase);
 

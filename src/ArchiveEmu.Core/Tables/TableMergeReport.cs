@@ -19,6 +19,9 @@ internal sealed record TableMergeReport(
 {
     /// <summary>Where each segment's data lies in the merged file and which mods changed it (empty when the table was not merged).</summary>
     public IReadOnlyList<TableSegment> Segments { get; init; } = [];
+
+    /// <summary>The game folder's CPK whose copy of the table was the original (Persona Essentials' choice, docs/TABLES.md); null until routing sets it.</summary>
+    public string? Original { get; init; }
 }
 
 /// <summary>Segment <see cref="Index"/> of a merged table: <see cref="Length"/> bytes of data at <see cref="Offset"/> of the merged file, changed by <see cref="Mods"/> (load order).</summary>

@@ -82,7 +82,7 @@ public sealed class TableReportTests
         Assert.That(expected.Select(c => (c.Segment, c.Offset, c.Width, c.Mods, c.Mods[^1])), Is.EqualTo(Planted), "the independent merger agrees with what was planted");
         Assert.That(Conflicts(table), Is.EqualTo(Planted));
         Assert.That(table.GetProperty("not_applied").GetArrayLength(), Is.Zero);
-        Assert.That(table.EnumerateObject().Select(p => p.Name), Is.EqualTo(new[] { "path", "mods", "conflicts", "not_applied" }));
+        Assert.That(table.EnumerateObject().Select(p => p.Name), Is.EqualTo(new[] { "path", "original", "bound_in", "mods", "conflicts", "not_applied" }));
     }
 
     [Test]

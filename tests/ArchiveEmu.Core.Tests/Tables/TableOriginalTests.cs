@@ -87,6 +87,37 @@ public sealed class TableOriginalTests
     }
 
     [Test]
+    public void AKeptRoutePlan_IsStillOneMerge_ReportedOnce_AndServedInBoth()
+    {
+        var (originals, a, b) = WriteGame("CPK/EN.CPK", "CPK/BASE.CPK", "CPK/EN.CPK");
+        var setup = new GameSetup(_dir["game"], [_dir["a"], _dir["b"]])
+        {
+            Cache = new Core.MergedCache.MergedFileCache(_dir["cache"]), StorePlan = true,
+            Language = new Core.Serving.Languages.LanguageChoice("en", "test"),
+        };
+        setup.ResolveRoutes();
+
+        var plan = setup.ResolveRoutes();
+
+        Assert.That(plan.FromCache, Is.True);
+        var merged = plan.Archives.Select(r => r.Patch.Changes.Single().Input).ToArray();
+        Assert.That(merged[1], Is.SameAs(merged[0]), "read back shared, as resolved");
+        Assert.That(MergedTableReports.Of(plan).Select(r => (r.Path, r.Report.Original, string.Join(',', r.BoundIn))),
+            Is.EqualTo(new[] { ("CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL", "CPK/EN.CPK", "CPK/EN.CPK,CPK/BASE.CPK") }));
+        var expected = Sha(ReferenceTableMerger.MergeTbl(originals["CPK/EN.CPK"], [("a", a), ("b", b)], PersonaTableWriter.P5RLayouts.Unit));
+        var game = EmulatedGame.Open(setup);
+        Assert.That(game.Plan.FromCache, Is.True);
+        foreach (var cpk in new[] { "CPK/BASE.CPK", "CPK/EN.CPK" })
+        {
+            using var file = game.OpenFile(cpk);
+            var bytes = new byte[file.Length];
+            file.ReadExactly(0, bytes);
+            var path = _dir.Write($"served/{cpk}", bytes);
+            Assert.That(CpkIndependentReader.Read(path).Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").ContentSha256, Is.EqualTo(expected), cpk);
+        }
+    }
+
+    [Test]
     public void ACpkWithAModOfItsOwnForTheTable_MergesItsFiles_AgainstTheSameOriginal()
     {
         var (originals, a, b) = WriteGame("CPK/EN.CPK", "CPK/BASE.CPK", "CPK/EN.CPK");

@@ -16,6 +16,7 @@ internal sealed class PlanReader
     private readonly BinaryReader _r;
     private readonly FileHandlePool? _pool;
     private readonly Dictionary<string, FileIdentity?> _now = new(StringComparer.Ordinal);
+    private readonly List<object> _shared = []; // what the writer wrote once and then named by number
 
     private PlanReader(BinaryReader reader, FileHandlePool? pool) => (_r, _pool) = (reader, pool);
 
@@ -79,7 +80,7 @@ internal sealed class PlanReader
             string origin = _r.ReadString();
             return new NestedRoute(entry, Route(), origin);
         });
-        var tables = List(Table);
+        var tables = List(() => Once(Table));
         var follows = _r.ReadBoolean() ? Route() : null;
         return new ArchiveRoute(relative, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, Tables = tables, Follows = follows };
     }
@@ -94,7 +95,7 @@ internal sealed class PlanReader
             PlanFormat.DeleteInput => null,
             PlanFormat.FileInput => FileInput(),
             PlanFormat.BytesInput => EntryInput.FromBytes(_r.ReadBytes(Count())),
-            PlanFormat.VirtualInput => VirtualInput(),
+            PlanFormat.VirtualInput => Once(VirtualInput),
             var kind => throw new InvalidDataException($"an input of unknown kind {kind}"),
         };
         return new EntryChange(key, input, origin) { Rule = rule };
@@ -136,13 +137,33 @@ internal sealed class PlanReader
         return EntryInput.FromVirtualFile(builder.Build(length), name);
     }
 
-    private TableMergeReport Table() => new(_r.ReadString(),
-        List(() => new TableModContribution(_r.ReadString(), _r.ReadInt32(), _r.ReadInt32())),
-        List(() => new TableConflict(_r.ReadInt32(), _r.ReadInt64(), _r.ReadInt32(), Strings(), _r.ReadString())),
-        Strings())
+    private TableMergeReport Table()
     {
-        Segments = List(() => new TableSegment(_r.ReadInt32(), _r.ReadInt64(), _r.ReadInt32(), Strings())),
-    };
+        string path = _r.ReadString();
+        string? original = _r.ReadBoolean() ? _r.ReadString() : null;
+        return new TableMergeReport(path,
+            List(() => new TableModContribution(_r.ReadString(), _r.ReadInt32(), _r.ReadInt32())),
+            List(() => new TableConflict(_r.ReadInt32(), _r.ReadInt64(), _r.ReadInt32(), Strings(), _r.ReadString())),
+            Strings())
+        {
+            Original = original,
+            Segments = List(() => new TableSegment(_r.ReadInt32(), _r.ReadInt64(), _r.ReadInt32(), Strings())),
+        };
+    }
+
+    // An object the writer wrote once: read at its first number, the same object at every later one.
+    private T Once<T>(Func<T> read) where T : class
+    {
+        int number = _r.ReadInt32();
+        if (number < _shared.Count)
+            return number >= 0 ? _shared[number] as T ?? throw new InvalidDataException($"shared object {number} is not a {typeof(T).Name}")
+                : throw new InvalidDataException($"shared object {number}");
+        if (number != _shared.Count)
+            throw new InvalidDataException($"shared object {number} out of order");
+        var item = read();
+        _shared.Add(item);
+        return item;
+    }
 
     private RouteConflict Conflict()
     {

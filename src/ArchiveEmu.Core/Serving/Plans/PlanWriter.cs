@@ -20,6 +20,7 @@ internal static class PlanWriter
 
     public static void Write(RoutePlan plan, Stream stream)
     {
+        s_shared = new Dictionary<object, int>(ReferenceEqualityComparer.Instance);
         using var w = new BinaryWriter(stream, Encoding.UTF8, leaveOpen: true);
         w.Write(PlanFormat.Magic);
         w.Write(PlanFormat.Version);
@@ -30,6 +31,23 @@ internal static class PlanWriter
         List(w, plan.Conflicts, Conflict);
         Strings(w, plan.Warnings);
         List(w, plan.ModReports, ModReport);
+    }
+
+    // Objects one resolve shares between routes, written once and then named by number (a table merged once and bound in every
+    // CPK holding it: its report and its merged file), so the plan read back shares them too. One writer per thread.
+    [ThreadStatic] private static Dictionary<object, int>? s_shared;
+
+    /// <summary>Writes <paramref name="item"/> the first time (its number, then <paramref name="write"/>), after that only its number.</summary>
+    private static void Once<T>(BinaryWriter w, T item, Action<BinaryWriter, T> write) where T : class
+    {
+        var shared = s_shared!;
+        if (shared.TryGetValue(item, out int known))
+        {
+            w.Write(known);
+            return;
+        }
+        w.Write(shared[item] = shared.Count);
+        write(w, item);
     }
 
     private static void Route(BinaryWriter w, ArchiveRoute route)
@@ -49,7 +67,7 @@ internal static class PlanWriter
             Identity(w, slice.Identity);
         }
         List(w, route.Nested, (w, n) => { Key(w, n.Entry); w.Write(n.Origin); Route(w, n.Route); });
-        List(w, route.Tables, Table);
+        List(w, route.Tables, (w, t) => Once(w, t, Table));
         w.Write(route.Follows is not null);
         if (route.Follows is { } followed)
             Route(w, followed);
@@ -67,10 +85,9 @@ internal static class PlanWriter
             case null:
                 w.Write(PlanFormat.DeleteInput);
                 break;
-            case { File: { } file } input:
+            case { File: not null } input:
                 w.Write(PlanFormat.VirtualInput);
-                w.Write(input.Name ?? "");
-                Runs(w, file);
+                Once(w, input, (w, input) => { w.Write(input.Name ?? ""); Runs(w, input.File!); });
                 break;
             case { Path: { } path } input:
                 w.Write(PlanFormat.FileInput);
@@ -119,6 +136,9 @@ internal static class PlanWriter
     private static void Table(BinaryWriter w, TableMergeReport t)
     {
         w.Write(t.Path);
+        w.Write(t.Original is not null);
+        if (t.Original is { } original)
+            w.Write(original);
         List(w, t.Mods, (w, m) => { w.Write(m.Mod); w.Write(m.Fields); w.Write(m.FieldsWon); });
         List(w, t.Conflicts, (w, c) => { w.Write(c.Segment); w.Write(c.Offset); w.Write(c.Width); Strings(w, c.Mods); w.Write(c.Winner); });
         Strings(w, t.NotApplied);

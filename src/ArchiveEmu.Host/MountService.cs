@@ -20,6 +20,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     private ModdedGameFileSystem? _fs;
     private IMountSession? _mount;
     private ModFolderWatcher? _watcher;
+    private readonly CancellationTokenSource _stopping = new();
+    private Thread? _buildAhead;
 
     public Task StartAsync(CancellationToken cancellationToken)
     {
@@ -70,6 +72,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             lifetime.StopApplication();
         };
         fs.Invalidate = _mount.Invalidate;
+        // The game stats and opens its archives as it starts: build them now, while it is being launched.
+        _buildAhead = new Thread(() => fs.BuildAhead(_stopping.Token)) { IsBackground = true, Name = "build ahead", Priority = ThreadPriority.BelowNormal };
+        _buildAhead.Start();
         if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase})",
@@ -111,6 +116,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
 
     public Task StopAsync(CancellationToken cancellationToken)
     {
+        _stopping.Cancel();
+        _buildAhead?.Join(StopWait); // a build under way ends before the snapshot it builds into is disposed
+        _stopping.Dispose();
         _watcher?.Dispose();
         if (_mount is not null)
         {

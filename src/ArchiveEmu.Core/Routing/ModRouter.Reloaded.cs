@@ -21,6 +21,7 @@ internal sealed partial class ModRouter
         private ModReport ReloadedMod(ReloadedModLayout layout)
         {
             var notApplied = new List<NotApplied>();
+            int warned = Warnings.Count;
             var code = InGameCode.Read(_modRoot, layout);
             if (layout.Redirector is { } redirector)
             {
@@ -44,7 +45,7 @@ internal sealed partial class ModRouter
                 : [];
             if (applied.Count == 0 && layout.HasCode) // a code mod: said plainly, but it is what such a mod is, not a mistake
                 notApplied.Add(new NotApplied(_modName, "", layout.Code, "a code mod: its DLL runs only inside the game under Reloaded-II"));
-            else if (applied.Count == 0)
+            else if (applied.Count == 0 && Warnings.Count == warned) // one warning a mod: a misspelled layout folder's already says its files are not applied
                 Warnings.Add($"mod folder {_modRoot}: none of its files is applied by ArchiveEmu"
                     + (notApplied.Count > 0 ? " (they are listed as not applied, with why)" : " (it has no file in a layout folder)"));
             return new ModReport(_modName, _modRoot, ModReport.ReloadedLayout, applied, languages, notApplied);

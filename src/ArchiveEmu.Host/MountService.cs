@@ -50,20 +50,25 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var compression = storing && options.Policy != MergePolicy.Never ? new Lazy<ChunkCompression>(() => Compression(game)) : null;
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, () => compression?.Value ?? ChunkCompression.None, storing, logger);
         var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);
+        // The game stats and opens its archives as it starts: build them from now on, beside the watcher and the mount starting.
+        _buildAhead = new Thread(() => fs.BuildAhead(_stopping.Token)) { IsBackground = true, Name = "build ahead", Priority = ThreadPriority.BelowNormal };
+        _buildAhead.Start();
 
         ModFolderWatcher? watcher = null;
-        watcher = _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs),
-            () => fs.Reload(() => watcher!.Changes),
-            message => logger.LogWarning("{Message}", message)); // before mounting: if inotify is exhausted, nothing is left mounted
         try
         {
+            watcher = _watcher = new ModFolderWatcher(plan.Mods, TimeSpan.FromMilliseconds(options.ReloadDebounceMs),
+                () => fs.Reload(() => watcher!.Changes),
+                message => logger.LogWarning("{Message}", message)); // before mounting: if inotify is exhausted, nothing is left mounted
             _mount = options.UsesKernelProtocol
                 ? Fuse.Kernel.KernelMount.Start(fs, mountPoint, options.Passthrough, (int)options.Threads, logger, options.AllowOthers)
                 : FuseMount.Start(fs, mountPoint, MountArguments() + (options.AllowOthers ? ",allow_other" : ""), options.Threads);
         }
         catch
         {
-            _watcher.Dispose();
+            _stopping.Cancel();
+            _buildAhead.Join(StopWait);
+            watcher?.Dispose();
             throw;
         }
         _mount.EndedUnexpectedly += code =>
@@ -72,9 +77,6 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             lifetime.StopApplication();
         };
         fs.Invalidate = _mount.Invalidate;
-        // The game stats and opens its archives as it starts: build them now, while it is being launched.
-        _buildAhead = new Thread(() => fs.BuildAhead(_stopping.Token)) { IsBackground = true, Name = "build ahead", Priority = ThreadPriority.BelowNormal };
-        _buildAhead.Start();
         if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase})",

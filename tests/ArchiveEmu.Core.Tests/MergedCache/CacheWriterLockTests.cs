@@ -62,6 +62,26 @@ public sealed class CacheWriterLockTests
     }
 
     [Test]
+    public void TwoWritersOfOneProcess_TheSecondWaitsForTheFirst_WithoutSayingAnotherProcessHoldsIt()
+    {
+        var folder = _dir["cache"];
+        Directory.CreateDirectory(folder);
+        var said = new List<string>();
+        var first = CacheWriterLock.Acquire(folder, Patience, said.Add);
+        var second = Task.Run(() => CacheWriterLock.Acquire(folder, Patience, said.Add));
+        Thread.Sleep(300);
+        Assert.That(second.IsCompleted, Is.False, "one writer at a time, within a process too");
+
+        first.Dispose();
+        using (second.Result) // got it once the first let go
+        {
+            Assert.That(said, Is.Empty, "a mount's two threads are no other process");
+        }
+        using var third = CacheWriterLock.TryAcquire(folder, TimeSpan.Zero);
+        Assert.That(third, Is.Not.Null, "released by both");
+    }
+
+    [Test]
     public void Acquire_FolderMissing_FailsAtOnce_NamingTheFolder()
     {
         var folder = _dir["gone"];

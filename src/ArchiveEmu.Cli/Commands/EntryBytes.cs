@@ -34,11 +34,11 @@ internal static class EntryBytes
     {
         var format = archive.Original.Format;
         var entries = archive.Entries;
-        // As ls prints it: a name where the entry has one (the format's letter case first, then any), else the index.
+        // As ls prints it: a name (the format's letter case first, then any), else the index where the format addresses by index or the entry has no name.
         var found = entries.FirstOrDefault(e => e.Name is not null && format.NameComparer.Equals(e.Name, name))
             ?? Single(entries.Where(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase)))
             ?? (int.TryParse(name, System.Globalization.NumberStyles.None, null, out int index)
-                ? entries.FirstOrDefault(e => e.Name is null && e.Index == index && e.State != EntryState.Deleted) : null);
+                ? entries.FirstOrDefault(e => e.Index == index && e.State != EntryState.Deleted && (e.Name is null || format.Addressing == EntryAddressing.ByIndex)) : null);
         if (found is null)
             throw new FileNotFoundException($"{archivePath}: no entry '{name}'{Closest(entries, name)}");
         if (found.State == EntryState.Deleted)

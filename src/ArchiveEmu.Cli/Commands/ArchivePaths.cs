@@ -14,10 +14,15 @@ internal static class ArchivePaths
     /// The emulated archive at <paramref name="target"/> (the caller disposes it) and the route mods give it (null when none):
     /// a route of the plan, else an archive inside an archive that mods change inside, built for its entry, else the game's file.
     /// </summary>
-    public static (EmulatedArchive Archive, ArchiveRoute? Route) Open(EmulatedGame game, string target)
+    /// <param name="built">Build it from its inputs, never from the cache's stored layout: that layout lists the entries
+    /// but not where each one's bytes come from, which <c>cat ARCHIVE/ENTRY</c> needs.</param>
+    public static (EmulatedArchive Archive, ArchiveRoute? Route) Open(EmulatedGame game, string target, bool built = false)
     {
-        var inner = game.Plan.FindArchive(target) is null ? InnerRoute(game.Plan.Archives, target) : null;
-        return (inner?.Build() ?? game.OpenArchive(target), inner ?? game.Plan.FindArchive(target));
+        var route = game.Plan.FindArchive(target);
+        var inner = route is null ? InnerRoute(game.Plan.Archives, target) : null;
+        if (inner is not null)
+            return (inner.Build(), inner);
+        return (built && route is not null ? game.Build(route) : game.OpenArchive(target), route);
     }
 
     /// <summary>

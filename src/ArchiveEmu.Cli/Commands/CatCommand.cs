@@ -49,7 +49,7 @@ internal sealed class CatCommand : ICommand
     {
         if (ArchivePaths.SplitAtEntry(game, target) is not var (archivePath, entry))
             return game.OpenFile(target);
-        using var archive = ArchivePaths.Open(game, archivePath).Archive;
+        using var archive = ArchivePaths.Open(game, archivePath, built: true).Archive;
         return EntryBytes.Open(archive, archivePath, entry, decode);
     }
 

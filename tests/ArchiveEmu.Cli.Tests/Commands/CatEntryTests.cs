@@ -30,6 +30,23 @@ public sealed class CatEntryTests
         Assert.That(CatPersona("CPK/EN.CPK/FONT/FONT0.FNT"), Is.EqualTo(PersonaSample.ExpectedFont("en")));
 
     [Test]
+    public void Cat_AMergedTable_IsBothModsEditsOnTheOriginal() =>
+        Assert.That(CatPersona("CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL"),
+            Is.EqualTo(PersonaSample.ExpectedUnitTable(PersonaSample.Entries(Path.Combine(PersonaSample.Game, "CPK/EN.CPK"))["BATTLE/TABLE/UNIT.TBL"])));
+
+    [Test]
+    public void Cat_AnEntryAfterABuildFilledTheCache_IsStillTheModsFile()
+    {
+        string[] mods = [.. PersonaSample.Mods.SelectMany(m => new[] { "--mod", m })];
+        var build = CliRun.Run(["build", "--game", PersonaSample.Game, .. mods, "--cache", _dir["cache"]]);
+        Assert.That(build.ExitCode, Is.Zero, build.ToString());
+        var output = _dir["font"];
+        var cat = CliRun.Run(["cat", "--game", PersonaSample.Game, .. mods, "--cache", _dir["cache"], "CPK/EN.CPK/FONT/FONT0.FNT", "-o", output]);
+        Assert.That(cat.ExitCode, Is.Zero, cat.ToString());
+        Assert.That(File.ReadAllBytes(output), Is.EqualTo(PersonaSample.ExpectedFont("en")));
+    }
+
+    [Test]
     public void Cat_AnEntryNamedInAnotherLetterCase_IsFoundIgnoringCase() =>
         Assert.That(CatPersona("CPK/EN.CPK/font/font0.fnt"), Is.EqualTo(PersonaSample.ExpectedFont("en")));
 

@@ -18,8 +18,15 @@ internal static class EntryBytes
     {
         var entry = Find(archive, archivePath, name);
         var builder = new VirtualFileBuilder();
+        if (entry.State == EntryState.Deleted) // an index format's slot a mod emptied: the archive holds it, with no bytes
+            return builder.Build();
         if (entry.Input is { } input) // a mod's file, a merged table or an emulated archive inside: the bytes the builder placed
         {
+            // A builder that converts its input (a TXD texture from a DDS) stores other bytes than the input's: not written as if stored.
+            if (input.Length != entry.Size)
+                throw new IOException($"{archivePath}: entry '{name}' is stored as {entry.Size} bytes converted from the {input.Length}-byte {input}; "
+                    + "cat writes an entry only as stored, and this one is not kept apart from the archive");
+
             input.AppendTo(builder);
             return builder.Build();
         }
@@ -38,10 +45,10 @@ internal static class EntryBytes
         var found = entries.FirstOrDefault(e => e.Name is not null && format.NameComparer.Equals(e.Name, name))
             ?? Single(entries.Where(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase)))
             ?? (int.TryParse(name, System.Globalization.NumberStyles.None, null, out int index)
-                ? entries.FirstOrDefault(e => e.Index == index && e.State != EntryState.Deleted && (e.Name is null || format.Addressing == EntryAddressing.ByIndex)) : null);
+                ? entries.FirstOrDefault(e => e.Index == index && (e.Name is null || format.Addressing == EntryAddressing.ByIndex)) : null);
         if (found is null)
             throw new FileNotFoundException($"{archivePath}: no entry '{name}'{Closest(entries, name)}");
-        if (found.State == EntryState.Deleted)
+        if (found.State == EntryState.Deleted && format.Addressing == EntryAddressing.ByName)
             throw new FileNotFoundException($"{archivePath}: entry '{name}' is deleted by {found.Origin}");
         return found;
     }

@@ -80,6 +80,27 @@ public sealed class CatEntryTests
     }
 
     [Test]
+    public void Cat_AnAfsSlotAModDeleted_IsEmpty()
+    {
+        var output = _dir["entry"];
+        var result = CliRun.Run("cat", "--game", CliRun.Fixture("game"), "--mod", CliRun.Fixture("mods/ui-fix"), "data/textures.afs/1", "-o", output);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        Assert.That(File.ReadAllBytes(output), Is.Empty);
+    }
+
+    [Test]
+    public void Cat_ATextureATxdStoresConvertedFromTheModsDds_IsRefusedInOneLine()
+    {
+        var result = CliRun.Run("cat", "--game", CliRun.Fixture("game"), "--mod", CliRun.Fixture("mods/gta-textures"), "--no-cache",
+            "models/gta3.img/infernus.txd/infernus_body.dds", "-o", _dir["out"]);
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
+        var lines = result.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries).Where(l => !l.Contains("warning") && !l.Contains("not applied")).ToArray();
+        Assert.That(lines, Has.Length.EqualTo(1), result.ToString());
+        Assert.That(lines[0], Does.Contain("models/gta3.img/infernus.txd").And.Contain("infernus_body.dds").And.Contain("converted"));
+        Assert.That(File.Exists(_dir["out"]), Is.False);
+    }
+
+    [Test]
     public void Cat_AMissingEntry_IsOneLineNamingTheArchiveAndTheEntry()
     {
         string[] mods = [.. PersonaSample.Mods.SelectMany(m => new[] { "--mod", m })];

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Formats.Cpk;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;
 
@@ -26,11 +27,10 @@ internal static class EntryBytes
             if (input.Length != entry.Size)
                 throw new IOException($"{archivePath}: entry '{name}' is stored as {entry.Size} bytes converted from the {input.Length}-byte {input}; "
                     + "cat writes an entry only as stored, and this one is not kept apart from the archive");
-
             input.AppendTo(builder);
             return builder.Build();
         }
-        var stored = StoredOf(archive.Original, entry);
+        var stored = StoredOf(archive, entry);
         if (decode && archive.Original.StoredCodec(stored) is { } encoding)
             return Decoded(archive.Original, stored, encoding);
         archive.Original.AppendOriginal(builder, stored.Offset, stored.Size);
@@ -41,14 +41,15 @@ internal static class EntryBytes
     {
         var format = archive.Original.Format;
         var entries = archive.Entries;
+        bool byIndex = format.Addressing == EntryAddressing.ByIndex; // as ls: only an index format keeps a deleted entry's slot
         // As ls prints it: a name (the format's letter case first, then any), else the index where the format addresses by index or the entry has no name.
         var found = entries.FirstOrDefault(e => e.Name is not null && format.NameComparer.Equals(e.Name, name))
             ?? Single(entries.Where(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase)))
             ?? (int.TryParse(name, System.Globalization.NumberStyles.None, null, out int index)
-                ? entries.FirstOrDefault(e => e.Index == index && (e.Name is null || format.Addressing == EntryAddressing.ByIndex)) : null);
+                ? entries.FirstOrDefault(e => e.Index == index && (e.Name is null || byIndex) && (e.State != EntryState.Deleted || byIndex)) : null);
         if (found is null)
             throw new FileNotFoundException($"{archivePath}: no entry '{name}'{Closest(entries, name)}");
-        if (found.State == EntryState.Deleted && format.Addressing == EntryAddressing.ByName)
+        if (found.State == EntryState.Deleted && !byIndex)
             throw new FileNotFoundException($"{archivePath}: entry '{name}' is deleted by {found.Origin}");
         return found;
     }
@@ -65,16 +66,28 @@ internal static class EntryBytes
         var near = entries.Where(e => e.State != EntryState.Deleted)
             .Select(e => e.Name ?? e.Index.ToString(System.Globalization.CultureInfo.InvariantCulture))
             .Select(n => (Name: n, Distance: EditDistance.IgnoringCase(n, name)))
-            .Where(n => n.Distance <= Math.Max(2, name.Length / 3))
+            .Where(n => n.Distance <= Math.Max(1, name.Length / 3) && n.Distance < name.Length)
             .OrderBy(n => n.Distance).ThenBy(n => n.Name, StringComparer.Ordinal).Take(3).Select(n => n.Name).ToList();
-        return near.Count == 0 ? $" (the archive has {entries.Count(e => e.State != EntryState.Deleted)}; list them with archiveemu ls)"
+        return near.Count == 0 ? $" (the archive has {entries.Count(e => e.State != EntryState.Deleted)} entries; list them with archiveemu ls)"
             : $"; closest: {string.Join(", ", near)}";
     }
 
-    // An entry left as the original has it: the same name, or for a format without names the same position.
-    private static ArchiveEntry StoredOf(ArchiveIndex original, EmulatedEntry entry) =>
-        (entry.Name is null ? original.Entries.ElementAtOrDefault(entry.Index) : original.Entries.FirstOrDefault(e => e.Name == entry.Name))
-        ?? throw new InvalidOperationException($"{original.Source.Name}: entry {entry.Name ?? entry.Index.ToString(System.Globalization.CultureInfo.InvariantCulture)} is not in the original");
+    // An entry left as the original has it: the same name, else (no names) the same slot.
+    private static ArchiveEntry StoredOf(EmulatedArchive archive, EmulatedEntry entry) =>
+        (entry.Name is not null ? archive.Original.Entries.FirstOrDefault(e => e.Name == entry.Name) : NamelessOriginal(archive, entry))
+        ?? throw new InvalidOperationException($"{archive.Original.Source.Name}: entry {entry.Name ?? entry.Index.ToString(System.Globalization.CultureInfo.InvariantCulture)} is not in the original");
+
+    // AFS and AWB keep every slot where it was; an ID-only CPK lists its entries by ID, added IDs among them, so the k-th
+    // entry that came from the original is the original's k-th kept ID.
+    private static ArchiveEntry? NamelessOriginal(EmulatedArchive archive, EmulatedEntry entry)
+    {
+        if (archive.Original is not CpkIndex cpk)
+            return archive.Original.Entries.ElementAtOrDefault(entry.Index);
+        var deleted = archive.Entries.Where(e => e.State == EntryState.Deleted).Select(e => cpk.Ids[e.Index]).ToHashSet();
+        var kept = cpk.Ids.Select((id, position) => (Id: id, Position: position)).Where(p => !deleted.Contains(p.Id)).OrderBy(p => p.Id).ToList();
+        int k = archive.Entries.Count(e => e.Index < entry.Index && e.State is EntryState.Original or EntryState.Replaced);
+        return k < kept.Count ? cpk.Entries[kept[k].Position] : null;
+    }
 
     // The codec writes the content to a file: a scratch one, read back into memory and deleted at once.
     private static VirtualFile Decoded(ArchiveIndex original, ArchiveEntry stored, StoredEncoding encoding)

@@ -101,6 +101,26 @@ public sealed class CatEntryTests
     }
 
     [Test]
+    public void Cat_AnIdOnlyCpkEntryByTheIndexLsPrints_IsThatEntryAfterAModAddedALowerId()
+    {
+        _dir.Write("game/data/id.cpk", CpkTestWriter.WriteIdOnly([new(8, TestData.Random(2, 200)), new(3, TestData.Random(1, 100))]));
+        _dir.Write("mod/data/id.cpk/1.bin", TestData.Random(9, 50));
+        byte[] Cat(string index)
+        {
+            var output = _dir[$"out-{index}"];
+            var result = CliRun.Run("cat", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", $"data/id.cpk/{index}", "-o", output);
+            Assert.That(result.ExitCode, Is.Zero, result.ToString());
+            return File.ReadAllBytes(output);
+        }
+        // ls lists them by ID order: the added ID 1, then IDs 3 and 8 as the original holds them.
+        var ls = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "data/id.cpk");
+        Assert.That(ls.Out, Does.Match(@"\n\s+0\s+50\s+added").And.Match(@"\n\s+1\s+100\s+original").And.Match(@"\n\s+2\s+200\s+original"), ls.ToString());
+        Assert.That(Cat("0"), Is.EqualTo(TestData.Random(9, 50)));
+        Assert.That(Cat("1"), Is.EqualTo(TestData.Random(1, 100)));
+        Assert.That(Cat("2"), Is.EqualTo(TestData.Random(2, 200)));
+    }
+
+    [Test]
     public void Cat_AMissingEntry_IsOneLineNamingTheArchiveAndTheEntry()
     {
         string[] mods = [.. PersonaSample.Mods.SelectMany(m => new[] { "--mod", m })];

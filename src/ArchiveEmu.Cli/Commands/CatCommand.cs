@@ -6,19 +6,21 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class CatCommand : ICommand
 {
     private readonly GameArguments _game = new();
-    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The file to read, relative to --game (such as data/textures.afs) or a path inside it" };
+    private readonly Argument<string> _archive = new("ARCHIVE") { Description = "The file to read, relative to --game (such as data/textures.afs) or a path inside it; below an archive, one of its entries at any depth, named as ls prints it (CPK/EN.CPK/FONT/FONT0.FNT, data/voice.afs/12)" };
     private readonly Option<string> _output = new("-o", "--output") { Description = "Write the bytes to FILE (atomically) instead of stdout", HelpName = "FILE" };
     private readonly Option<bool> _force = new("--force") { Description = "Write -o even inside the game or a mod folder, or over a file it reads" };
+    private readonly Option<bool> _decode = new("--decode") { Description = "For an entry stored encoded (a CRILAYLA CPK entry): write its decoded content, not the stored bytes" };
 
     public string Name => "cat";
-    public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--language LANG] ARCHIVE [-o FILE [--force]]";
+    public string Usage => "archiveemu cat --game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--language LANG] ARCHIVE[/ENTRY] [--decode] [-o FILE [--force]]";
 
     public Command Define(CliConsole console)
     {
-        var command = _game.AddTo(new Command(Name, "Write the exact bytes a reader of the modded game folder sees at ARCHIVE"));
+        var command = _game.AddTo(new Command(Name, "Write the exact bytes a reader of the modded game folder sees at ARCHIVE, or at one entry of an emulated archive"));
         command.Arguments.Add(_archive);
         command.Options.Add(_output);
         command.Options.Add(_force);
+        command.Options.Add(_decode);
         return command.Runs(parse => Run(parse, console));
     }
 
@@ -26,7 +28,7 @@ internal sealed class CatCommand : ICommand
     {
         var game = _game.Open(parse, console);
         var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
-        using var file = game.OpenFile(target);
+        using var file = OpenTarget(game, target, parse.GetValue(_decode));
 
         if (parse.GetValue(_output) is { } output)
         {
@@ -40,6 +42,15 @@ internal sealed class CatCommand : ICommand
             CopyTo(file, stdout);
         }
         return 0;
+    }
+
+    // A path below an archive (CPK/EN.CPK/FONT/FONT0.FNT) is one entry of the emulated archive; else the whole file, as served.
+    private static Core.VirtualFiles.VirtualFile OpenTarget(Core.Serving.EmulatedGame game, string target, bool decode)
+    {
+        if (ArchivePaths.SplitAtEntry(game, target) is not var (archivePath, entry))
+            return game.OpenFile(target);
+        using var archive = ArchivePaths.Open(game, archivePath, built: true).Archive;
+        return EntryBytes.Open(archive, archivePath, entry, decode);
     }
 
     private static void CopyTo(Core.VirtualFiles.VirtualFile file, Stream destination)

@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.Text.Json;
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -32,9 +31,9 @@ internal sealed class LsCommand : ICommand
         if (TableReport.TryList(game.Plan, target, parse.GetValue(_json), console.Out)) // a merged Persona table lists its segments, not entries
             return 0;
         // An archive inside an archive that mods change inside (models/gta3.img/infernus.txd) is listed as built for its entry.
-        var inner = game.Plan.FindArchive(target) is null ? InnerRoute(game.Plan.Archives, target) : null;
-        using var archive = inner?.Build() ?? game.OpenArchive(target);
-        var rules = new InputRules(inner ?? game.Plan.FindArchive(target));
+        var (archive, route) = ArchivePaths.Open(game, target);
+        using var owned = archive;
+        var rules = new InputRules(route);
 
         if (parse.GetValue(_json))
         {
@@ -63,19 +62,6 @@ internal sealed class LsCommand : ICommand
         foreach (var e in dropped)
             console.Out.WriteLine($"{"-",6}  {e.Size,10}  {StateName(e.State),-8}  {e.Origin,-16}  {rules.Of(e) ?? "-",-28}  {e.Name ?? "-"}{Detail(e)}");
         return 0;
-    }
-
-    // The nested route at target, at any depth; paths compare as a mod path does, letter case aside.
-    private static ArchiveRoute? InnerRoute(IEnumerable<ArchiveRoute> routes, string target)
-    {
-        foreach (var nested in routes.SelectMany(r => r.Nested))
-        {
-            if (string.Equals(nested.Route.RelativePath, target, StringComparison.OrdinalIgnoreCase))
-                return nested.Route;
-            if (InnerRoute([nested.Route], target) is { } deeper)
-                return deeper;
-        }
-        return null;
     }
 
     // What the format says of an entry beyond its size (a TXD texture's pixel format, size and mips), after the name.

@@ -20,8 +20,7 @@ internal static class PlanWriter
 
     public static void Write(RoutePlan plan, Stream stream)
     {
-        s_shared = new Dictionary<object, int>(ReferenceEqualityComparer.Instance);
-        using var w = new BinaryWriter(stream, Encoding.UTF8, leaveOpen: true);
+        using var w = new SharingWriter(stream);
         w.Write(PlanFormat.Magic);
         w.Write(PlanFormat.Version);
         w.Write(plan.GameFolder);
@@ -34,13 +33,16 @@ internal static class PlanWriter
     }
 
     // Objects one resolve shares between routes, written once and then named by number (a table merged once and bound in every
-    // CPK holding it: its report and its merged file), so the plan read back shares them too. One writer per thread.
-    [ThreadStatic] private static Dictionary<object, int>? s_shared;
+    // CPK holding it: its report and its merged file), so the plan read back shares them too.
+    private sealed class SharingWriter(Stream stream) : BinaryWriter(stream, Encoding.UTF8, leaveOpen: true)
+    {
+        public Dictionary<object, int> Shared { get; } = new(ReferenceEqualityComparer.Instance);
+    }
 
     /// <summary>Writes <paramref name="item"/> the first time (its number, then <paramref name="write"/>), after that only its number.</summary>
     private static void Once<T>(BinaryWriter w, T item, Action<BinaryWriter, T> write) where T : class
     {
-        var shared = s_shared!;
+        var shared = ((SharingWriter)w).Shared;
         if (shared.TryGetValue(item, out int known))
         {
             w.Write(known);

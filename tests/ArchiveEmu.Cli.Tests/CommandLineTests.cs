@@ -78,7 +78,8 @@ public sealed class CommandLineTests
         Assert.That(result.Error.Split('\n')[0], Does.StartWith(firstLine));
     }
 
-    [TestCase("build --game GAME", "Option '--mod' is required")]
+    [TestCase("build --game GAME", "missing --mod DIR")]
+    [TestCase("build --mod HD", "missing --game DIR")]
     [TestCase("build --game GAME --mod HD --merge sometimes", "--merge takes auto, always or never, not 'sometimes'")]
     [TestCase("build --game GAME --mod HD --merge --compress zstd", "--compress takes auto, lz4 or none, not 'zstd'")]
     [TestCase("build --game GAME --mod HD --merge --compress sometimes", "archiveemu build: --compress takes auto, lz4 or none, not 'sometimes'")]

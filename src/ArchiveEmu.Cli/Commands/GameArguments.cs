@@ -6,19 +6,27 @@ using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Cli.Commands;
 
-/// <summary>The <c>--game DIR --mod DIR… [--cache DIR | --no-cache] [--verify-content] [--language LANG]</c> options the archive commands share.</summary>
+/// <summary>
+/// The <c>--game DIR --mod DIR… [--cache DIR | --no-cache] [--verify-content] [--language LANG]</c> options the archive
+/// commands share, and the one place that decides which game folder and which mods a command serves (<see cref="Choose"/>).
+/// </summary>
 internal sealed class GameArguments
 {
-    public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR", Required = true };
+    private readonly bool _modsRequired;
+
+    public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR" };
 
     /// <param name="modsRequired">False where the game alone makes sense (<c>ls</c> of an original, to find its entries).</param>
-    public GameArguments(bool modsRequired = true) => Mods = new("--mod")
+    public GameArguments(bool modsRequired = true)
     {
-        Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first" + (modsRequired ? "" : " (none: the original)"),
-        HelpName = "DIR",
-        Required = modsRequired,
-        Arity = ArgumentArity.OneOrMore,
-    };
+        _modsRequired = modsRequired;
+        Mods = new("--mod")
+        {
+            Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first" + (modsRequired ? "" : " (none: the original)"),
+            HelpName = "DIR",
+            Arity = ArgumentArity.OneOrMore,
+        };
+    }
 
     public Option<string[]> Mods { get; }
 
@@ -42,6 +50,8 @@ internal sealed class GameArguments
             command.Options.Add(VerifyContent);
         command.Options.Add(Language);
         command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
+        command.Validate(result => result.Given(Game) ? null : "missing --game DIR");
+        command.Validate(result => _modsRequired && !result.Given(Mods) ? "missing --mod DIR" : null);
         command.Validate(result => result.GetValue(Game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(Mods) ?? []) : null);
         return command;
     }
@@ -57,11 +67,8 @@ internal sealed class GameArguments
         bool storePlan = false)
     {
         Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
-        var odd = new List<string>();
-        var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
-        odd.ForEach(warn);
+        var (gameFolder, mods) = Choose(parse, warn);
         var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console);
-        var gameFolder = parse.GetRequiredValue(Game);
         var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
         {
             Language = GameLanguage.Choose(parse.GetValue(Language), "--language", gameFolder, warn),
@@ -74,6 +81,18 @@ internal sealed class GameArguments
         foreach (var warning in game.Plan.Warnings)
             warn(warning);
         return game;
+    }
+
+    /// <summary>
+    /// The game folder and the mods, in priority order and each once, that the command line asks for; what was odd about
+    /// the mods goes to <paramref name="warn"/>. Every command that serves a game (build, cat, ls, mount, run) asks here.
+    /// </summary>
+    public GameChoice Choose(ParseResult parse, Action<string> warn)
+    {
+        var odd = new List<string>();
+        var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
+        odd.ForEach(warn);
+        return new GameChoice(parse.GetRequiredValue(Game), mods);
     }
 
     /// <summary>
@@ -118,3 +137,6 @@ internal sealed class GameArguments
     public static MergedFileCache OpenCache(string? folder, CliConsole console) =>
         new(folder ?? MergedFileCache.DefaultFolder(), new CacheOptions(Warn: message => console.Error.WriteLine($"archiveemu: warning: {message}")));
 }
+
+/// <summary>What a game command serves: the game folder and the mod folders, lowest priority first.</summary>
+internal sealed record GameChoice(string Game, string[] Mods);

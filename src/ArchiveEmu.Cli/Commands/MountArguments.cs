@@ -26,8 +26,6 @@ internal sealed class MountArguments
     public static readonly string Usage = $"--game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
         + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--language LANG] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
-    public Option<string> Game => _game.Game;
-
     public Command AddTo(Command command)
     {
         _game.AddTo(command, verifyContent: false);
@@ -44,14 +42,11 @@ internal sealed class MountArguments
     /// </summary>
     public string[] HostArgs(ParseResult parse, CliConsole console, string? mountPoint)
     {
-        var warnings = new List<string>();
-        var mods = ModFolders.Distinct(parse.GetRequiredValue(_game.Mods), warnings);
-        foreach (var warning in warnings)
-            console.Error.WriteLine($"archiveemu: warning: {warning}");
-        foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((parse.GetRequiredValue(_game.Game), "game")))
+        var (game, mods) = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
+        foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((game, "game")))
             if (!Directory.Exists(folder) && !(what == "game" && mountPoint is null && IsDeadMount(folder)))
                 throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");
-        var hostArgs = new List<string> { $"--ArchiveEmu:Game={Path.GetFullPath(parse.GetRequiredValue(_game.Game))}" };
+        var hostArgs = new List<string> { $"--ArchiveEmu:Game={Path.GetFullPath(game)}" };
         hostArgs.Add(mountPoint is null ? "--ArchiveEmu:InPlace=true" : $"--ArchiveEmu:MountPoint={Path.GetFullPath(mountPoint)}");
         for (int i = 0; i < mods.Length; i++)
             hostArgs.Add($"--ArchiveEmu:Mods:{i}={Path.GetFullPath(mods[i])}");

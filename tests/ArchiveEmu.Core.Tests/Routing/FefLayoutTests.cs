@@ -107,6 +107,26 @@ public sealed class FefLayoutTests
     }
 
     [Test]
+    public void Resolve_WithinOneMod_ARedirectorPathWinsAnEntry_OverTheLongestFemulatorRoute()
+    {
+        var redirected = _dir.Write("a/Redirector/English/Sound.afs/3.adx", [1]);
+        _dir.Write("a/FEmulator/AFS/English/Sound.afs/3.adx", [2]);
+        var plan = Resolve("a");
+        var change = plan.FindArchive("English/Sound.afs")!.Patch.Changes.Single();
+        Assert.That((change.Input!.Path, change.Rule), Is.EqualTo((redirected, ModRules.Redirector)));
+        Assert.That(plan.Conflicts, Is.Empty);
+    }
+
+    [TestCase("FEmulator/AFS/English/Sound.afs", "English/Sound.afs")]
+    [TestCase("FEmulator/AWB/bgm.awb", "data/bgm.awb")]
+    public void Resolve_FefHasNoDeletion_ADotDelFileReplacesItsEntry(string route, string archive)
+    {
+        var del = _dir.Write($"a/{route}/5.del", [7]);
+        var change = Resolve("a").FindArchive(archive)!.Patch.Changes.Single();
+        Assert.That((change.Key, change.IsDelete, change.Input?.Path), Is.EqualTo((EntryKey.ByIndex(5), false, del)));
+    }
+
+    [Test]
     public void Resolve_TwoModsForOneEntry_TheLaterWins_AndTheConflictNamesEachRule()
     {
         _dir.Write("a/English/Sound.afs/3.adx", [1]);

@@ -283,6 +283,37 @@ public sealed class FefLayoutTests
     }
 
     [Test]
+    public void Resolve_ReloadedLayout_EveryFileModConfigNames_IsTheModsMetadata_NotReportedAsNotApplied()
+    {
+        // Reloaded-II's ModConfig fields that name files of the mod, and the update metadata's default name.
+        string[] fields = ["ModIcon", "ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64", "ReleaseMetadataFileName"];
+        var config = string.Join(", ", fields.Select(f => $"\"{f}\": \"{f}.bin\""));
+        _dir.Write("a/ModConfig.json", Encoding.UTF8.GetBytes($$"""{ "ModId": "x", {{config}} }"""));
+        foreach (var field in fields)
+            _dir.Write($"a/{field}.bin", [1]);
+        _dir.Write("a/Sewer56.Update.ReleaseMetadata.json", [2]);
+        _dir.Write("a/stray.txt", [3]);
+        _dir.Write("a/FEmulator/AFS/Sound.afs/1.adx", [4]);
+        var plan = Resolve("a");
+        Assert.That(plan.Overrides, Is.Empty);
+        var notApplied = plan.NotApplied.Single().Line;
+        Assert.That(notApplied, Does.Contain("stray.txt"));
+        foreach (var name in fields.Select(f => $"{f}.bin").Append("Sewer56.Update.ReleaseMetadata.json"))
+            Assert.That(notApplied, Does.Not.Contain(name));
+    }
+
+    [Test]
+    public void Resolve_ALayoutFolderSpelledTwiceInDifferentCase_IsReadThroughTheFirstInOrdinalOrder_TheOtherNotApplied()
+    {
+        var first = _dir.Write("a/FEmulator/AFS/English/Sound.afs/1.adx", [1]);
+        _dir.Write("a/femulator/AFS/English/Sound.afs/2.adx", [2]);
+        var plan = Resolve("a");
+        var change = plan.FindArchive("English/Sound.afs")!.Patch.Changes.Single();
+        Assert.That((change.Key, change.Input!.Path), Is.EqualTo((EntryKey.ByIndex(1), first)));
+        Assert.That(plan.NotApplied.Single().Line, Does.Contain("femulator/"));
+    }
+
+    [Test]
     public void Resolve_UnreadableModConfig_IsWarnedAbout_AndStillNotServed()
     {
         _dir.Write("a/ModConfig.json", Encoding.UTF8.GetBytes("{ not json"));

@@ -42,7 +42,10 @@ internal sealed class MountArguments
     /// </summary>
     public string[] HostArgs(ParseResult parse, CliConsole console, string? mountPoint)
     {
-        var (game, mods) = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
+        var choice = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
+        foreach (var line in choice.Reloaded?.ReportLines() ?? []) // where the Reloaded-II setup was found and which mods it gives
+            console.Error.WriteLine($"archiveemu: {line}");
+        var (game, mods) = choice;
         foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((game, "game")))
             if (!Directory.Exists(folder) && !(what == "game" && mountPoint is null && IsDeadMount(folder)))
                 throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");

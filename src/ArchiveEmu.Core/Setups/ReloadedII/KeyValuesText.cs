@@ -38,6 +38,7 @@ internal sealed class KeyValuesText
     {
         private int _at;
         private int _line = 1;
+        private int _tokenLine = 1; // the line of the last token read, where a wrong token is reported
 
         public void ReadBlock(KeyValuesText block, bool topLevel)
         {
@@ -65,7 +66,7 @@ internal sealed class KeyValuesText
                     block._children.Add((key.Text, new KeyValuesText(value.Text)));
             }
             if (!topLevel)
-                throw Error("a block is not closed (a '}' is missing)");
+                throw Error("a block is not closed (a '}' is missing)", atEnd: true);
         }
 
         // Valve's platform conditions ([$WIN32]) after a value: read and ignored, Steam's files rarely hold them.
@@ -82,6 +83,7 @@ internal sealed class KeyValuesText
         private (string Text, bool Quoted)? Next()
         {
             SkipSpace();
+            _tokenLine = _line;
             if (_at >= text.Length)
                 return null;
             char c = text[_at];
@@ -100,7 +102,6 @@ internal sealed class KeyValuesText
 
         private string Quoted()
         {
-            int startLine = _line;
             var value = new StringBuilder();
             for (_at++; _at < text.Length; _at++)
             {
@@ -119,7 +120,6 @@ internal sealed class KeyValuesText
                 }
                 value.Append(c);
             }
-            _line = startLine;
             throw Error("a quoted string is not closed");
         }
 
@@ -139,6 +139,7 @@ internal sealed class KeyValuesText
             }
         }
 
-        private InvalidDataException Error(string what) => new($"{file}: not KeyValues text as Steam writes it, line {_line}: {what}");
+        private InvalidDataException Error(string what, bool atEnd = false) =>
+            new($"{file}: not KeyValues text as Steam writes it, line {(atEnd ? _line : _tokenLine)}: {what}");
     }
 }

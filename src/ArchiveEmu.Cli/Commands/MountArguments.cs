@@ -23,7 +23,7 @@ internal sealed class MountArguments
         [.. Host.MountHost.LogLevels], ignoreCase: true);
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
-    public static readonly string Usage = $"--game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
+    public static readonly string Usage = $"--game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
         + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--language LANG] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
     public Command AddTo(Command command)

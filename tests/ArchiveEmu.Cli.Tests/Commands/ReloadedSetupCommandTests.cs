@@ -21,6 +21,7 @@ public sealed class ReloadedSetupCommandTests
     [SetUp]
     public void CreateSetup()
     {
+        LinuxOnly.Require("a Wine prefix: dosdevices/ symlinks and Linux paths");
         _dir = new TempDirectory("cli-reloaded");
         _p = new FakeProtonPrefix(_dir.Path);
         Copy(CliRun.Fixture("game"), _p.Game);
@@ -36,7 +37,7 @@ public sealed class ReloadedSetupCommandTests
     public void DeleteSetup()
     {
         ReloadedOptions.SearchRoots = ReloadedSearchRoots.FromEnvironment;
-        _dir.Dispose();
+        _dir?.Dispose();
     }
 
     private static void Copy(string from, string to)

@@ -14,6 +14,7 @@ public sealed class ReloadedSearchTests
     [SetUp]
     public void CreateSetup()
     {
+        LinuxOnly.Require("a Wine prefix: dosdevices/ symlinks and Linux paths");
         _dir = new TempDirectory("reloaded-search");
         _p = new FakeProtonPrefix(Path.Combine(_dir.Path, "media"));
         _home = Path.Combine(_dir.Path, "home");
@@ -21,7 +22,7 @@ public sealed class ReloadedSearchTests
     }
 
     [TearDown]
-    public void DeleteSetup() => _dir.Dispose();
+    public void DeleteSetup() => _dir?.Dispose();
 
     private ReloadedSearchRoots Roots(string? compat = null) => new(_home, compat, ReloadedSearchRoots.SteamRootsUnder(_home));
 

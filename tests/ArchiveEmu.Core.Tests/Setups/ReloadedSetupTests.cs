@@ -16,6 +16,7 @@ public sealed class ReloadedSetupTests
     [SetUp]
     public void CreateSetup()
     {
+        LinuxOnly.Require("a Wine prefix: dosdevices/ symlinks and Linux paths");
         _dir = new TempDirectory("reloaded-setup");
         _p = new FakeProtonPrefix(_dir.Path);
         // Spelled in other letter cases than on disk (P5R/P5R.exe), as Windows allows.
@@ -31,7 +32,7 @@ public sealed class ReloadedSetupTests
     }
 
     [TearDown]
-    public void DeleteSetup() => _dir.Dispose();
+    public void DeleteSetup() => _dir?.Dispose();
 
     private ReloadedSetup Read() => ReloadedSetup.Read(_p.Game, new ReloadedLocation(_p.ConfigFolder, _p.Prefix, "--reloaded-dir"));
 

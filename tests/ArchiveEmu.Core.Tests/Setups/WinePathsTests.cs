@@ -11,6 +11,7 @@ public sealed class WinePathsTests
     [SetUp]
     public void CreatePrefix()
     {
+        LinuxOnly.Require("a Wine prefix: dosdevices/ symlinks and Linux paths");
         _dir = new TempDirectory("wine-paths");
         Directory.CreateDirectory(_dir["pfx/dosdevices"]);
         Directory.CreateDirectory(_dir["pfx/drive_c/users/steamuser/AppData"]);
@@ -21,7 +22,7 @@ public sealed class WinePathsTests
     }
 
     [TearDown]
-    public void DeletePrefix() => _dir.Dispose();
+    public void DeletePrefix() => _dir?.Dispose();
 
     [Test]
     public void ToLinux_EachDriveThroughItsLink_NamesSpelledAsOnDisk()

@@ -98,9 +98,10 @@ internal sealed class GameArguments
     public GameChoice Choose(ParseResult parse, Action<string> warn)
     {
         var game = parse.GetRequiredValue(Game);
-        var reloaded = Reloaded.Read(parse, game, warn); // its mods first, in Reloaded-II's load order, then the --mod folders
+        var given = parse.GetValue(Mods) ?? [];
+        var reloaded = Reloaded.Read(parse, game, given, warn); // its mods first, in Reloaded-II's load order, then the --mod folders
         var odd = new List<string>();
-        var mods = ModFolders.Distinct([.. reloaded?.ModFolders ?? [], .. parse.GetValue(Mods) ?? []], odd);
+        var mods = ModFolders.Distinct([.. reloaded?.ModFolders ?? [], .. given], odd);
         odd.ForEach(warn);
         return new GameChoice(game, mods) { Reloaded = reloaded };
     }

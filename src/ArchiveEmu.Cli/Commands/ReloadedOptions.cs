@@ -34,8 +34,9 @@ internal sealed class ReloadedOptions
     /// <summary>Whether one of the options is given (then <c>--mod</c> is optional).</summary>
     public bool Given(System.CommandLine.Parsing.CommandResult result) => result.GetValue(Find) || result.Given(Folder);
 
-    /// <summary>The setup the options name for <paramref name="game"/>, or null when neither is given; its warnings go to <paramref name="warn"/>.</summary>
-    public ReloadedSetup? Read(ParseResult parse, string game, Action<string> warn)
+    /// <summary>The setup the options name for <paramref name="game"/>, or null when neither is given; its warnings, and whether a mod
+    /// served (its own or one of <paramref name="otherMods"/>) would be applied twice, go to <paramref name="warn"/>.</summary>
+    public ReloadedSetup? Read(ParseResult parse, string game, IReadOnlyList<string> otherMods, Action<string> warn)
     {
         ReloadedLocation location;
         if (parse.GetValue(Folder) is { } folder)
@@ -52,7 +53,7 @@ internal sealed class ReloadedOptions
         var setup = ReloadedSetup.Read(game, location);
         foreach (var warning in setup.Warnings)
             warn(warning);
-        if (setup.DoubleApplicationWarning(setup.ModFolders, game) is { } twice)
+        if (setup.DoubleApplicationWarning([.. setup.ModFolders, .. otherMods], game) is { } twice)
             warn(twice);
         return setup;
     }

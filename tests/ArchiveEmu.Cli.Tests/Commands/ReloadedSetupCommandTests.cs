@@ -160,6 +160,20 @@ public sealed class ReloadedSetupCommandTests
     }
 
     [Test]
+    public void Build_FileModsAlsoLoadedWithReloadedIIsRedirector_WarnsTheyAreAppliedTwice()
+    {
+        _p.App("p5r.exe", FakeProtonPrefix.OnZ(Path.Combine(_p.Game, "P5R.exe")), "hd", "ui", "reloaded.universal.redirector");
+        _p.Mod("redirector", "reloaded.universal.redirector", "Reloaded II: File Redirector", "3.0.0", dll: "Reloaded.Universal.Redirector.dll");
+
+        var result = CliRun.Run("build", "--game", _p.Game, "--reloaded-dir", _p.ConfigFolder, "--no-cache");
+
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        Assert.That(result.Out.Split('\n'), Does.Contain("warning    Reloaded-II app p5r.exe also loads UI Fix, HD Textures with Reloaded II: File Redirector: "
+            + "if Reloaded-II is injected in the game (for code mods), it applies their files a second time over what ArchiveEmu serves "
+            + "(an SPD's new textures appended twice); disable them in Reloaded-II and give them with --mod, or start the game without Reloaded-II (docs/RELOADED-II.md)"));
+    }
+
+    [Test]
     public void Build_AModFolderWithItsOwnModConfig_IsOneMod()
     {
         var result = CliRun.Run("build", "--game", _p.Game, "--mod", _hd, "--no-cache");

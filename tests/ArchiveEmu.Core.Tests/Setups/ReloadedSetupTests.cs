@@ -22,7 +22,7 @@ public sealed class ReloadedSetupTests
         // Spelled in other letter cases than on disk (P5R/P5R.exe), as Windows allows.
         _p.App("p5r.exe", FakeProtonPrefix.OnZ(Path.Combine(_p.Library, "steamapps/common/p5r/p5r.EXE")), "hd", "ui", "gone", "needs.missing", "plain");
         FakeProtonPrefix.WriteFile(_p.Mod("hd-textures", "hd", "HD Textures", "2.1.0", ["base"]), "Redirector/data/a.bin", [1]);
-        FakeProtonPrefix.WriteFile(_p.Mod("Group/ui-fix", "ui", "UI Fix", "1.0.3", ["framework"]), "Redirector/data/b.bin", [2]);
+        FakeProtonPrefix.WriteFile(_p.Mod("Group/ui-fix", "ui", "UI Fix", "1.0.3", ["framework"], dll: "UiFix.dll"), "Redirector/data/b.bin", [2]);
         FakeProtonPrefix.WriteFile(_p.Mod("base", "base", "Base Textures", "0.9.0"), "Redirector/data/c.bin", [3]);
         _p.Mod("framework", "Framework", "Some Framework", "1.2.0", dll: "Framework.dll");
         FakeProtonPrefix.WriteFile(_p.Mod("needs-missing", "needs.missing", "Needs Missing", "1.0.0", ["not.there"]), "FEmulator/AFS/x.afs/1.bin", [4]);
@@ -60,13 +60,13 @@ public sealed class ReloadedSetupTests
             $"reloaded   mods {_p.Mods}",
             $"mod 1      Base Textures 0.9.0  {Mod("base")}  (not enabled: a dependency of HD Textures)",
             $"mod 2      HD Textures 2.1.0  {Mod("hd-textures")}",
-            $"mod 3      UI Fix 1.0.3  {Mod("Group/ui-fix")}",
+            $"mod 3      UI Fix 1.0.3  {Mod("Group/ui-fix")}  (its code, UiFix.dll, needs Reloaded-II inside the game)",
             $"mod 4      Needs Missing 1.0.0  {Mod("needs-missing")}",
             $"skipped    gone: enabled but not installed (no ModConfig.json with this ModId under {_p.Mods})",
             $"skipped    Some Framework 1.2.0 ({Mod("framework")}): code only (Framework.dll): it needs Reloaded-II inside the game; no folder ArchiveEmu serves",
             $"skipped    Plain 1.0.0 ({Mod("plain")}): no file ArchiveEmu can serve (no Redirector/, FEmulator/, AfsRedirector/, CRIFsV2Hook/, P5REssentials/ folder)",
             $"skipped    Turned Off 3.0.0 ({Mod("off")}): disabled in Reloaded-II",
-            "reloaded   1 installed mods for other apps not listed",
+            "reloaded   1 installed mod for other apps not listed",
         }));
         Assert.That(setup.Warnings, Is.EqualTo(new[]
         {

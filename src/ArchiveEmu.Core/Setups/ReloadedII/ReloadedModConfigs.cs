@@ -29,8 +29,9 @@ internal static class ReloadedModConfigs
     {
         var mods = new List<ReloadedMod>();
         var options = new EnumerationOptions { RecurseSubdirectories = true, MatchCasing = MatchCasing.CaseInsensitive, IgnoreInaccessible = true };
-        var files = Directory.EnumerateFiles(modsFolder, FileName, options)
-            .Where(f => !Path.GetDirectoryName(f)!.Equals(Path.TrimEndingDirectorySeparator(Path.GetFullPath(modsFolder)), StringComparison.Ordinal))
+        var top = Path.TrimEndingDirectorySeparator(Path.GetFullPath(modsFolder));
+        var files = Directory.EnumerateFiles(top, FileName, options)
+            .Where(f => !Path.GetDirectoryName(f)!.Equals(top, StringComparison.Ordinal)) // one in the mods folder itself is no mod
             .Order(StringComparer.OrdinalIgnoreCase);
         foreach (var file in files)
         {

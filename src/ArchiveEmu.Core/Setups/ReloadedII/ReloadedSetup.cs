@@ -106,11 +106,12 @@ internal sealed class ReloadedSetup
         yield return $"reloaded   app {App.Id}{(App.Name.Length > 0 ? $" ({App.Name})" : "")}: {App.Location}{(App.MappedLocation != App.Location ? $" -> {App.MappedLocation}" : "")}";
         yield return $"reloaded   mods {Folders.Mods}";
         for (int i = 0; i < Taken.Count; i++)
-            yield return $"mod {i + 1,-6} {Taken[i].Mod.Title}  {Taken[i].Mod.Folder}{(Taken[i].NeededBy is { } by ? $"  (not enabled: a dependency of {by})" : "")}";
+            yield return $"mod {i + 1,-6} {Taken[i].Mod.Title}  {Taken[i].Mod.Folder}{(Taken[i].NeededBy is { } by ? $"  (not enabled: a dependency of {by})" : "")}"
+                + (Taken[i].Mod.Code is { } code ? $"  (its code, {code}, needs Reloaded-II inside the game)" : "");
         foreach (var s in Skipped)
             yield return $"skipped    {s.Title}{(s.Folder is null ? "" : $" ({s.Folder})")}: {s.Reason}";
         if (OtherAppsMods > 0)
-            yield return $"reloaded   {OtherAppsMods} installed mods for other apps not listed";
+            yield return $"reloaded   {OtherAppsMods} installed {(OtherAppsMods == 1 ? "mod" : "mods")} for other apps not listed";
     }
 
     /// <summary>

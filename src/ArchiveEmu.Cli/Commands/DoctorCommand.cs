@@ -1,0 +1,70 @@
+using System.CommandLine;
+using ArchiveEmu.Cli.Doctor;
+
+namespace ArchiveEmu.Cli.Commands;
+
+/// <summary>
+/// <c>archiveemu doctor</c>: checks, before launching, what a mount needs on this machine and, with <c>--game</c>, of this game and
+/// its mods; one line per check with what to do when it fails (docs/DOCTOR.md). Exit 0 when a mount would work, 1 when a blocking check fails.
+/// </summary>
+internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
+{
+    private readonly GameArguments _game = new(modsRequired: false, gameRequired: false);
+    private readonly Option<bool> _json = new("--json") { Description = "Write the checks as JSON on stdout: {ok, checks: [{name, ok, blocking, detail, fix}]}" };
+
+    public string Name => "doctor";
+    public string Usage => "archiveemu doctor [--game DIR] [--mod DIR…] [--cache DIR | --no-cache] [--language LANG] [--json]";
+
+    public Command Define(CliConsole console)
+    {
+        var command = _game.AddTo(new Command(Name, "Check whether a mount would work here: FUSE, the game folder, the cache, the mods, Steam's container"),
+            verifyContent: false);
+        command.Options.Add(_json);
+        command.Validate(result => result.Given(_game.Mods) && !result.Given(_game.Game) ? "--mod needs --game DIR (mods are read against their game)" : null);
+        return command.Runs(parse => Run(parse, console));
+    }
+
+    private int Run(ParseResult parse, CliConsole console)
+    {
+        var here = machine ?? DoctorMachine.Current();
+        var checks = new List<DoctorCheck>();
+        if (!OperatingSystem.IsLinux())
+            checks.Add(DoctorCheck.Failed("Linux", "mounting needs Linux's FUSE; on Windows, build archives with archiveemu build", "run the game on Linux, or use build"));
+        else
+            checks.AddRange(FuseChecks.Run(here));
+        if (parse.GetValue(_game.Game) is { } game)
+        {
+            checks.AddRange(GameFolderChecks.Run(game));
+            checks.Add(CacheCheck.Run(parse.GetValue(_game.Cache), parse.GetValue(_game.NoCache)));
+            checks.AddRange(Mods(parse, console, out bool codeMods));
+            checks.Add(ReloadedCheck.Run(game, here, codeMods));
+            checks.Add(SteamContainerCheck.Run(game, here));
+        }
+        else
+            checks.Add(CacheCheck.Run(parse.GetValue(_game.Cache), parse.GetValue(_game.NoCache)));
+        var report = new DoctorReport(checks);
+        if (parse.GetValue(_json))
+            report.WriteJson(console.Out);
+        else
+            report.WriteText(console.Out, console.IsInteractive);
+        return report.Ok ? 0 : 1;
+    }
+
+    /// <summary>The mods as the mount would read them (<see cref="GameArguments.Open"/>); a set that cannot be read at all is one failed check.</summary>
+    private IEnumerable<DoctorCheck> Mods(ParseResult parse, CliConsole console, out bool codeMods)
+    {
+        var warnings = new List<string>();
+        try
+        {
+            var plan = _game.Open(parse, console, warnings).Plan;
+            var checks = ModChecks.Run(plan, warnings).ToArray();
+            codeMods = checks.Any(c => c.Name == "code mods" && !c.Ok);
+            return checks;
+        }
+        catch (Exception e) when (Program.IsBadInput(e))
+        {
+            codeMods = false;
+            return [DoctorCheck.Failed("mods", UsageErrors.OneLine(e.Message), "fix what the line names (a mod folder missing, a game folder that is not one)")];
+        }
+    }
+}

@@ -34,9 +34,15 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
             checks.AddRange(FuseChecks.Run(here));
         if (parse.GetValue(_game.Game) is { } game)
         {
-            checks.AddRange(GameFolderChecks.Run(game));
+            var folder = GameFolderChecks.Run(game).ToArray();
+            checks.AddRange(folder);
             checks.Add(CacheCheck.Run(parse.GetValue(_game.Cache), parse.GetValue(_game.NoCache)));
-            checks.AddRange(Mods(parse, console, out bool codeMods));
+            bool codeMods = false;
+            // Only a game folder with nothing on it is read: through a mount the mods would meet served files, or a dead mount's errors.
+            if (folder.All(c => c.Outcome == Outcome.Pass))
+                checks.AddRange(Mods(parse, console, out codeMods));
+            else
+                checks.Add(DoctorCheck.Fact("mods", "not read, since the game folder is not usable as it is (see above)"));
             checks.Add(ReloadedCheck.Run(game, here, codeMods));
             checks.Add(SteamContainerCheck.Run(game, here));
         }

@@ -5,7 +5,7 @@ namespace ArchiveEmu.Cli.Doctor;
 /// <summary>The game folder: nothing mounted on it already (and if something is, whose), and every folder and file of it readable.</summary>
 internal static class GameFolderChecks
 {
-    private const string Mounted = "game folder not mounted", Readable = "game folder readable";
+    public const string Mounted = "game folder not mounted", Readable = "game folder readable";
 
     public static IEnumerable<DoctorCheck> Run(string game)
     {

@@ -4,7 +4,8 @@ namespace ArchiveEmu.Cli.Doctor;
 
 /// <summary>
 /// Which process serves a FUSE mount: the kernel does not say, so the candidates are the processes holding /dev/fuse open
-/// whose command line names ArchiveEmu, those naming the folder first. Only this user's processes can be seen (root sees all).
+/// whose command line names ArchiveEmu; those naming the folder (or started in it, as Steam starts <c>run</c>) when any does.
+/// Only this user's processes can be seen (root sees all).
 /// </summary>
 internal static class MountHolder
 {
@@ -15,7 +16,7 @@ internal static class MountHolder
             $"pid {Id}, started {StartedUtc.ToLocalTime():yyyy-MM-dd HH:mm:ss}: {CommandLine}";
     }
 
-    /// <summary>The ArchiveEmu processes that may serve <paramref name="folder"/>, the likeliest first; empty when none can be seen.</summary>
+    /// <summary>The ArchiveEmu processes that may serve <paramref name="folder"/>; empty when none can be seen.</summary>
     public static IReadOnlyList<Process> Find(string folder)
     {
         var full = Path.GetFullPath(folder).TrimEnd('/');
@@ -30,7 +31,8 @@ internal static class MountHolder
             if (StartTime(pid) is { } started)
                 found.Add(new Process(pid, commandLine, started));
         }
-        return found.OrderByDescending(p => p.CommandLine.Contains(full, StringComparison.Ordinal)).ThenBy(p => p.Id).ToArray();
+        var named = found.Where(p => p.CommandLine.Contains(full, StringComparison.Ordinal) || LinkTarget($"/proc/{p.Id}/cwd") == full).ToArray();
+        return (named.Length > 0 ? named : found.ToArray()).OrderBy(p => p.Id).ToArray();
     }
 
     private static bool HoldsFuseDevice(int pid) =>

@@ -12,7 +12,7 @@ namespace ArchiveEmu.Cli.Tests.Doctor;
 public sealed class DoctorMountedGameTests
 {
     private TempDirectory _dir = null!;
-    private Process? _host;
+    private readonly List<Process> _started = [];
 
     private string Game => _dir["game"];
 
@@ -22,39 +22,43 @@ public sealed class DoctorMountedGameTests
         LinuxOnly.Require("FUSE");
         CiMachine.Require(File.Exists("/dev/fuse") && File.Exists("/usr/bin/fusermount3") ? null : "needs /dev/fuse and fusermount3 to mount");
         _dir = new TempDirectory("cli-doctor-mounted");
-        foreach (var file in Directory.GetFiles(CliRun.Fixture("game"), "*", SearchOption.AllDirectories))
-            _dir.Write("game/" + Path.GetRelativePath(CliRun.Fixture("game"), file), File.ReadAllBytes(file));
+        foreach (var copy in new[] { "game", "other" })
+            foreach (var file in Directory.GetFiles(CliRun.Fixture("game"), "*", SearchOption.AllDirectories))
+                _dir.Write($"{copy}/" + Path.GetRelativePath(CliRun.Fixture("game"), file), File.ReadAllBytes(file));
     }
 
     [TearDown]
     public void Unmount()
     {
-        if (_host is { HasExited: false })
+        foreach (var host in _started)
         {
-            _host.Kill(entireProcessTree: true);
-            _host.WaitForExit();
+            if (!host.HasExited)
+                host.Kill(entireProcessTree: true);
+            host.WaitForExit();
+            host.Dispose();
         }
-        _host?.Dispose();
-        _host = null;
+        _started.Clear();
         if (_dir is null)
             return;
-        if (MountedAt(Game))
-            ExternalTool.Run("fusermount3", "-u", "-z", Game);
+        foreach (var folder in new[] { Game, _dir["other"] })
+            if (MountedAt(folder))
+                ExternalTool.Run("fusermount3", "-u", "-z", folder);
         _dir.Dispose();
     }
 
     private static bool MountedAt(string folder) => File.ReadLines("/proc/self/mountinfo").Any(l => l.Split(' ')[4] == folder);
 
     /// <summary><c>archiveemu mount --in-place</c> in a process of its own, once the game folder is mounted.</summary>
-    private Process StartInPlaceMount()
+    private Process StartInPlaceMount(string game)
     {
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var arg in (string[])["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "mount", "--game", Game,
+        foreach (var arg in (string[])["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "mount", "--game", game,
                      "--mod", CliRun.Fixture("mods/ui-fix"), "--no-cache", "--in-place", "--log-level", "Warning"])
             start.ArgumentList.Add(arg);
         var host = Process.Start(start) ?? throw new InvalidOperationException("could not start archiveemu mount");
+        _started.Add(host);
         var clock = Stopwatch.StartNew();
-        while (!MountedAt(Game))
+        while (!MountedAt(game))
         {
             if (host.HasExited || clock.Elapsed > TimeSpan.FromSeconds(30))
                 Assert.Fail($"the host did not mount: {host.StandardError.ReadToEnd()}");
@@ -66,11 +70,12 @@ public sealed class DoctorMountedGameTests
     [Test]
     public void Doctor_AGameALiveArchiveEmuServes_FailsNamingThePid_NeverAdvisesUnmounting_ThenTheDeadMountIsAWarning()
     {
-        _host = StartInPlaceMount();
+        StartInPlaceMount(_dir["other"]); // another game served at the same time: not named
+        var host = StartInPlaceMount(Game);
         var live = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--game", Game, "--no-cache");
         Assert.That(live.ExitCode, Is.EqualTo(1), live.ToString());
         var line = DoctorRun.Line(live, "game folder not mounted");
-        Assert.That(line, Does.StartWith($"FAIL game folder not mounted  {Game}: already served with mods by ArchiveEmu, pid {_host.Id}, started "));
+        Assert.That(line, Does.StartWith($"FAIL game folder not mounted  {Game}: already served with mods by ArchiveEmu, pid {host.Id}, started "));
         Assert.That(line, Does.EndWith($"archiveemu.dll mount --game {Game} --mod {CliRun.Fixture("mods/ui-fix")} --no-cache --in-place --log-level Warning"));
         var fix = DoctorRun.FixOf(live, "game folder not mounted");
         Assert.That(fix, Is.EqualTo("     fix:                     the game is already modded by that process: start the game through it, "
@@ -78,8 +83,8 @@ public sealed class DoctorMountedGameTests
         Assert.That(live.Out, Does.Not.Contain("unmount"));
         Assert.That(DoctorRun.Line(live, "game folder readable"), Is.EqualTo($"info game folder readable     {Game}: not walked, since something is mounted on it"));
 
-        _host.Kill(); // SIGKILL: the mount stays, with nobody serving it
-        _host.WaitForExit();
+        host.Kill(); // SIGKILL: the mount stays, with nobody serving it
+        host.WaitForExit();
         var dead = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--game", Game, "--no-cache");
         Assert.That(DoctorRun.Line(dead, "game folder not mounted"),
             Is.EqualTo($"warn game folder not mounted  {Game}: a dead ArchiveEmu mount is left there (its host ended without unmounting)"));

@@ -3,9 +3,9 @@ using ArchiveEmu.Core.Serving.Languages;
 namespace ArchiveEmu.Cli.Doctor;
 
 /// <summary>
-/// Whether a Reloaded-II setup is on this machine for the game, looked for where /work/shared/PERSONA.md lists (the Proton
-/// prefix Steam gives the game, ~/.wine, the folder Reloaded-II's Linux installer makes). One small class: the
-/// <c>--reloaded</c> finder replaces its search when it lands.
+/// Whether a Reloaded-II setup is on this machine for the game, looked for where Reloaded-II keeps it on Linux (ReloadedII.json in
+/// the Proton prefix Steam gives the game or in ~/.wine, the launcher folder Reloaded-II's Linux installer makes). One small
+/// class: the <c>--reloaded</c> finder replaces its search when it lands.
 /// </summary>
 internal static class ReloadedCheck
 {

@@ -53,7 +53,11 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
             report.WriteJson(console.Out);
         else
             report.WriteText(console.Out, console.IsInteractive);
-        return report.Ok ? 0 : 1;
+        if (report.Ok)
+            return 0;
+        // Exit 1 says one line on stderr, as for every command: what stops the mount, the report itself staying on stdout.
+        console.Error.WriteLine($"archiveemu doctor: a mount would fail here: {string.Join("; ", checks.Where(c => c.Stops).Select(c => c.Detail))}");
+        return 1;
     }
 
     /// <summary>The mods as the mount would read them (<see cref="GameArguments.Open"/>); a set that cannot be read at all is one failed check.</summary>

@@ -138,6 +138,25 @@ public sealed class DoctorMachineTests
     }
 
     [Test]
+    public void DoctorReport_OnATerminal_MarksEachOutcomeWithItsSign()
+    {
+        var report = new Cli.Doctor.DoctorReport([
+            Cli.Doctor.DoctorCheck.Passed("one", "fine"),
+            Cli.Doctor.DoctorCheck.Failed("two", "broken", "mend it"),
+            Cli.Doctor.DoctorCheck.Warning("three", "odd", "look at it"),
+            Cli.Doctor.DoctorCheck.Fact("four", "known"),
+        ]);
+        var terminal = new StringWriter();
+        report.WriteText(terminal, terminal: true);
+        Assert.That(terminal.ToString(), Is.EqualTo(
+            "✓ one    fine\n✗ two    broken\n  fix:   mend it\n! three  odd\n  fix:   look at it\ni four   known\na mount would fail here: two\n"));
+        var piped = new StringWriter();
+        report.WriteText(piped, terminal: false);
+        Assert.That(piped.ToString(), Is.EqualTo(
+            "ok   one    fine\nFAIL two    broken\n     fix:   mend it\nwarn three  odd\n     fix:   look at it\ninfo four   known\na mount would fail here: two\n"));
+    }
+
+    [Test]
     public void Doctor_ModWithoutGame_IsAUsageError()
     {
         var result = CliRun.Run("doctor", "--mod", CliRun.Fixture("mods/ui-fix"));

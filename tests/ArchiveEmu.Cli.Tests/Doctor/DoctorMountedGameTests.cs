@@ -20,7 +20,8 @@ public sealed class DoctorMountedGameTests
     public void CopyGame()
     {
         LinuxOnly.Require("FUSE");
-        CiMachine.Require(File.Exists("/dev/fuse") && File.Exists("/usr/bin/fusermount3") ? null : "needs /dev/fuse and fusermount3 to mount");
+        CiMachine.Require(File.Exists("/dev/fuse") ? null : "needs /dev/fuse to mount");
+        ExternalTool.Require("fusermount3");
         _dir = new TempDirectory("cli-doctor-mounted");
         foreach (var copy in new[] { "game", "other" })
             foreach (var file in Directory.GetFiles(CliRun.Fixture("game"), "*", SearchOption.AllDirectories))
@@ -94,8 +95,8 @@ public sealed class DoctorMountedGameTests
     [Test]
     public void Doctor_SomethingElseMountedOnTheGame_FailsNamingIt()
     {
-        CiMachine.Require(Environment.UserName == "root" ? null : "needs root to mount a tmpfs");
-        var mount = ExternalTool.Run("/bin/mount", "-t", "tmpfs", "-o", "size=1m", "doctor-test", Game);
+        CiMachine.RequireRoot("to mount a tmpfs on the game folder");
+        var mount = ExternalTool.Run("mount", "-t", "tmpfs", "-o", "size=1m", "doctor-test", Game);
         Assert.That(mount.ExitCode, Is.Zero, mount.ToString());
         CliResult result;
         try

@@ -40,9 +40,8 @@ internal static class DoctorRun
     public static ToolResult AsNobody(string home, params string[] args)
     {
         LinuxOnly.Require("setpriv, to run as another user");
-        if (Environment.UserName != "root" || !File.Exists("/usr/bin/setpriv"))
-            CiMachine.Require("needs root and setpriv to run doctor as another user");
-        return ExternalTool.Run("/usr/bin/setpriv", ["--reuid=" + Nobody, "--regid=" + Nobody, "--clear-groups", "env", $"HOME={home}",
+        CiMachine.RequireRoot("to run doctor as the user nobody through setpriv");
+        return ExternalTool.Run("setpriv", ["--reuid=" + Nobody, "--regid=" + Nobody, "--clear-groups", "env", $"HOME={home}",
             $"DOTNET_CLI_HOME={home}", "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "doctor", .. args]);
     }
 }

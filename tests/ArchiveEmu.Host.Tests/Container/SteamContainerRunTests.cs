@@ -27,10 +27,9 @@ public sealed class SteamContainerRunTests
     public void CreateGame()
     {
         LibFuseProbe.RequireFuse();
-        if (Environment.UserName != "root" || !File.Exists("/usr/bin/setpriv") || !File.Exists("/usr/bin/fusermount3"))
-            CiMachine.Require("needs root (to run archiveemu as the user nobody through setpriv) and fusermount3 (Debian fuse3)");
-        if (ProgramSearch.OnPath("bwrap") is null)
-            CiMachine.Require("bwrap is not installed (Debian package bubblewrap): it stands in for Steam's container");
+        CiMachine.RequireRoot("to run archiveemu as the user nobody through setpriv");
+        foreach (var tool in new[] { "setpriv", "fusermount3", "bwrap" }) // bwrap (Debian bubblewrap) stands in for Steam's container
+            ExternalTool.Require(tool);
         _dir = new TempDirectory("steam-container");
         _dir.Write("game/data/voice.afs", AfsTestWriter.Write(Entries));
         _dir.Write("game/data/readme.txt", "the original"u8.ToArray());
@@ -59,7 +58,7 @@ public sealed class SteamContainerRunTests
 
     /// <summary><c>archiveemu run</c> as nobody, in the game folder as Steam starts it, of <c>bwrap … COMMAND</c> with <paramref name="shared"/> bound in.</summary>
     private ToolResult RunInContainer(string shared, string command) =>
-        ExternalTool.RunIn(Game, "/usr/bin/setpriv", "--reuid=" + Nobody, "--regid=" + Nobody, "--clear-groups",
+        ExternalTool.RunIn(Game, "setpriv", "--reuid=" + Nobody, "--regid=" + Nobody, "--clear-groups",
             "env", $"HOME={_dir["home"]}", $"DOTNET_CLI_HOME={_dir["home"]}",
             "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"),
             "run", "--game", Game, "--mod", _dir["mods/voices"], "--no-cache", "--log-level", "Warning", "--",

@@ -26,28 +26,7 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var here = machine ?? DoctorMachine.Current();
-        var checks = new List<DoctorCheck>();
-        if (!OperatingSystem.IsLinux())
-            checks.Add(DoctorCheck.Failed("Linux", "mounting needs Linux's FUSE; on Windows, build archives with archiveemu build", "run the game on Linux, or use build"));
-        else
-            checks.AddRange(FuseChecks.Run(here));
-        if (parse.GetValue(_game.Game) is { } game)
-        {
-            var folder = GameFolderChecks.Run(game).ToArray();
-            checks.AddRange(folder);
-            checks.Add(CacheCheck.Run(parse.GetValue(_game.Cache), parse.GetValue(_game.NoCache)));
-            bool codeMods = false;
-            // Only a game folder with nothing on it is read: through a mount the mods would meet served files, or a dead mount's errors.
-            if (folder.All(c => c.Outcome == Outcome.Pass))
-                checks.AddRange(Mods(parse, console, out codeMods));
-            else
-                checks.Add(DoctorCheck.Fact("mods", "not read, since the game folder is not usable as it is (see above)"));
-            checks.Add(ReloadedCheck.Run(game, here, codeMods));
-            checks.Add(SteamContainerCheck.Run(game, here));
-        }
-        else
-            checks.Add(CacheCheck.Run(parse.GetValue(_game.Cache), parse.GetValue(_game.NoCache)));
+        var checks = Checks(parse, console);
         var report = new DoctorReport(checks);
         if (parse.GetValue(_json))
             report.WriteJson(console.Out);
@@ -58,6 +37,35 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
         // Exit 1 says one line on stderr, as for every command: what stops the mount, the report itself staying on stdout.
         console.Error.WriteLine($"archiveemu doctor: a mount would fail here: {string.Join("; ", checks.Where(c => c.Stops).Select(c => c.Detail))}");
         return 1;
+    }
+
+    /// <summary>The machine's checks, then with --game the game folder's, the cache's, the mods', Reloaded-II's and the Steam container's.</summary>
+    private List<DoctorCheck> Checks(ParseResult parse, CliConsole console)
+    {
+        var game = parse.GetValue(_game.Game);
+        var cache = parse.GetValue(_game.NoCache) ? null : parse.GetValue(_game.Cache);
+        if (!OperatingSystem.IsLinux()) // every other check reads Linux's /proc, /dev and libc
+            return [DoctorCheck.Failed("Linux", "mounting needs Linux's FUSE; elsewhere, archiveemu build writes the modded archives", "run the game on Linux, or use build"),
+                .. game is not null && GameFolderChecks.Missing(game) is { } missing ? [missing] : Array.Empty<DoctorCheck>()];
+        var here = machine ?? DoctorMachine.Current();
+        var checks = FuseChecks.Run(here).ToList();
+        if (game is null)
+        {
+            checks.Add(CacheCheck.Run(cache, parse.GetValue(_game.NoCache)));
+            return checks;
+        }
+        var folder = GameFolderChecks.Run(game).ToArray();
+        checks.AddRange(folder);
+        checks.Add(CacheCheck.Run(cache, parse.GetValue(_game.NoCache)));
+        bool codeMods = false;
+        // Only a game folder with nothing on it is read: through a mount the mods would meet served files, or a dead mount's errors.
+        if (folder.All(c => c.Outcome == Outcome.Pass))
+            checks.AddRange(Mods(parse, console, out codeMods));
+        else
+            checks.Add(DoctorCheck.Fact("mods", "not read, since the game folder is not usable as it is (see above)"));
+        checks.Add(ReloadedCheck.Run(game, here, codeMods));
+        checks.Add(SteamContainerCheck.Run(game, here));
+        return checks;
     }
 
     /// <summary>The mods as the mount would read them (<see cref="GameArguments.Open"/>); a set that cannot be read at all is one failed check.</summary>

@@ -10,9 +10,9 @@ internal static class GameFolderChecks
     public static IEnumerable<DoctorCheck> Run(string game)
     {
         var full = Path.GetFullPath(game);
-        if (!Directory.Exists(full))
+        if (Missing(full) is { } missing)
         {
-            yield return DoctorCheck.Failed(Readable, $"{full}: not found, or not a folder", "give the game's folder (the one holding its .exe) with --game");
+            yield return missing;
             yield break;
         }
         var mount = NotMounted(full);
@@ -20,6 +20,10 @@ internal static class GameFolderChecks
         // Through a mount the walk would read the served game (and wait on a dead one): the folder below is what counts.
         yield return mount.Ok ? ReadableAll(full) : DoctorCheck.Fact(Readable, $"{full}: not walked, since something is mounted on it");
     }
+
+    /// <summary>The failed check of a game folder that does not exist (asked on any system), or null.</summary>
+    internal static DoctorCheck? Missing(string game) => Directory.Exists(game) ? null
+        : DoctorCheck.Failed(Readable, $"{Path.GetFullPath(game)}: not found, or not a folder", "give the game's folder (the one holding its .exe) with --game");
 
     /// <summary>What /proc/self/mountinfo says is at the game folder (<see cref="MountPointState"/>, as the host asks), and who serves it.</summary>
     internal static DoctorCheck NotMounted(string full)

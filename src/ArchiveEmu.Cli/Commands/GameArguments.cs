@@ -14,13 +14,16 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class GameArguments
 {
     private readonly bool _modsRequired;
+    private readonly bool _gameRequired;
 
     public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR" };
 
     /// <param name="modsRequired">False where the game alone makes sense (<c>ls</c> of an original, to find its entries).</param>
-    public GameArguments(bool modsRequired = true)
+    /// <param name="gameRequired">False where the command means something without a game (<c>doctor</c>: the machine's checks alone).</param>
+    public GameArguments(bool modsRequired = true, bool gameRequired = true)
     {
         _modsRequired = modsRequired;
+        _gameRequired = gameRequired;
         Mods = new("--mod")
         {
             Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first" + (modsRequired ? "" : " (none: the original)"),
@@ -55,7 +58,7 @@ internal sealed class GameArguments
         command.Options.Add(Language);
         Reloaded.AddTo(command);
         command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
-        command.Validate(result => result.Given(Game) ? null : "missing --game DIR");
+        command.Validate(result => result.Given(Game) || !_gameRequired ? null : "missing --game DIR");
         command.Validate(result => _modsRequired && !result.Given(Mods) && !Reloaded.Given(result) ? "missing --mod DIR (or --reloaded, or --reloaded-dir PATH)" : null);
         command.Validate(result => result.GetValue(Game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(Mods) ?? []) : null);
         command.Validate(result => ModFolders.SeveralMods(result.GetValue(Mods) ?? []));

@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.Serving.Languages;
+
 namespace ArchiveEmu.Core.Setups.ReloadedII;
 
 /// <summary>
@@ -19,10 +21,10 @@ internal static class SteamLibraries
                 continue;
             foreach (var manifest in Directory.EnumerateFiles(steamapps, "appmanifest_*.acf").Order(StringComparer.Ordinal))
             {
-                KeyValuesText state;
+                ValveKeyValues state;
                 try
                 {
-                    state = KeyValuesText.Read(manifest);
+                    state = Read(manifest);
                 }
                 catch (Exception e) when (e is InvalidDataException or IOException)
                 {
@@ -30,7 +32,7 @@ internal static class SteamLibraries
                     continue;
                 }
                 var app = state["AppState"];
-                if (app?.Text("installdir") is not { Length: > 0 } installDir || app.Text("appid") is not { Length: > 0 } appId)
+                if (app?.ValueAt("installdir") is not { Length: > 0 } installDir || app.ValueAt("appid") is not { Length: > 0 } appId)
                     continue;
                 if (!SameFolder(Path.Combine(steamapps, "common", installDir), gameFolder))
                     continue;
@@ -60,10 +62,10 @@ internal static class SteamLibraries
                 continue;
             try
             {
-                var folders = KeyValuesText.Read(list)["libraryfolders"];
+                var folders = Read(list)["libraryfolders"];
                 // Current format: "0" { "path" "…" }; the old one: "1" "…".
-                foreach (var (_, node) in folders?.Children ?? [])
-                    if ((node.Value ?? node.Text("path")) is { Length: > 0 } path)
+                foreach (var node in folders?.Children ?? [])
+                    if ((node.Value ?? node.ValueAt("path")) is { Length: > 0 } path)
                         libraries.Add(path);
             }
             catch (Exception e) when (e is InvalidDataException or IOException)
@@ -73,6 +75,19 @@ internal static class SteamLibraries
         }
         // A library reached twice (~/.steam/steam is a link to ~/.local/share/Steam) is kept once.
         return libraries.Where(Directory.Exists).DistinctBy(WinePaths.Real).ToList();
+    }
+
+    /// <summary>A Steam file's KeyValues (the one reader, <see cref="ValveKeyValues"/>); bad text names the file.</summary>
+    private static ValveKeyValues Read(string file)
+    {
+        try
+        {
+            return ValveKeyValues.Parse(File.ReadAllText(file));
+        }
+        catch (InvalidDataException e)
+        {
+            throw new InvalidDataException($"{file}: {e.Message}", e);
+        }
     }
 
     private static bool SameFolder(string a, string b) => Directory.Exists(a) && WinePaths.Real(a) == WinePaths.Real(b);

@@ -82,32 +82,8 @@ internal static class WinePaths
         return path;
     }
 
-    /// <summary>The path with every symlink resolved (realpath(3)) as far as it exists, the rest appended.</summary>
-    public static string Real(string path)
-    {
-        var full = Path.GetFullPath(path);
-        if (OperatingSystem.IsWindows())
-            return full;
-        var rest = "";
-        for (var existing = full; ; existing = Path.GetDirectoryName(existing)!)
-        {
-            nint resolved = LibC.RealPath(existing, 0);
-            if (resolved != 0)
-            {
-                try
-                {
-                    return Path.TrimEndingDirectorySeparator(Path.Join(Marshal.PtrToStringUTF8(resolved), rest));
-                }
-                finally
-                {
-                    LibC.Free(resolved);
-                }
-            }
-            if (Path.GetDirectoryName(existing) is null)
-                return full;
-            rest = Path.Join(Path.GetFileName(existing), rest);
-        }
-    }
+    /// <summary>The path with every symlink resolved (realpath(3)) as far as it exists, the rest appended, no separator at the end.</summary>
+    public static string Real(string path) => Path.TrimEndingDirectorySeparator(RealPaths.AsFarAsItExists(path));
 
     /// <summary>Whether <paramref name="path"/> is <paramref name="folder"/> or inside it, both resolved, letter case aside (as Windows compares).</summary>
     public static bool IsInside(string folder, string path)

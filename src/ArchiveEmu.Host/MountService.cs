@@ -35,6 +35,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
         {
             Cache = cache, Pool = pool, Compression = options.CompressionChoice, Language = language, StorePlan = storing,
+            ShownGameFolder = options.GameHandle?.Folder, // in place: the cache names the game by its own path, as a build does
         });
         logger.LogInformation("language: {Language}", language); // once the mods resolve: a refusal stays one line
         var plan = game.Plan;

@@ -88,8 +88,11 @@ internal sealed partial class MergedFileCache
     /// <summary>The entry stored under <paramref name="key"/>, or null (a miss).</summary>
     internal CacheEntry? Find(CacheKey key) => ReadIndex().Find(key.Hash);
 
-    /// <summary>Rebuilds the emulated archive from the entry's layout; null (after a warning and dropping the entry) if it is damaged.</summary>
-    internal EmulatedArchive? TryOpenLayout(CacheEntry entry, FileHandlePool? pool = null)
+    /// <summary>
+    /// Rebuilds the emulated archive from the entry's layout; null (after a warning and dropping the entry) if it is damaged.
+    /// <paramref name="folder"/>: how this process reads the game folder when not by its own path (the layout names files by that).
+    /// </summary>
+    internal EmulatedArchive? TryOpenLayout(CacheEntry entry, FileHandlePool? pool = null, ShownFolder? folder = null)
     {
         byte[] bytes;
         try
@@ -105,7 +108,7 @@ internal sealed partial class MergedFileCache
         EmulatedArchive archive;
         try
         {
-            archive = ArchiveLayout.Deserialize(bytes, pool);
+            archive = ArchiveLayout.Deserialize(bytes, pool, folder);
         }
         catch (Exception e) when (e is InvalidDataException or EndOfStreamException or ArgumentException)
         {
@@ -197,7 +200,7 @@ internal sealed partial class MergedFileCache
         using (stream)
         {
             before = FileIdentity.Of(stream.SafeFileHandle);
-            var layout = PackFiles.Append(pack, stream, ArchiveLayout.Serialize(archive));
+            var layout = PackFiles.Append(pack, stream, ArchiveLayout.Serialize(archive, key.Folder));
             var merged = merge ? WriteMerged(pack, stream, archive.File, compression, progress) : null;
             stream.Flush(flushToDisk: true); // the bytes are durable before any index points at them
             after = FileIdentity.Of(stream.SafeFileHandle);

@@ -12,7 +12,8 @@ public enum ChunkCompression { None, Lz4 }
 /// <param name="ChunkSize">Uncompressed bytes per independently stored chunk.</param>
 /// <param name="LockTimeout">How long a writer waits for another writer to finish (said through <paramref name="Warn"/> when a wait starts).</param>
 /// <param name="Warn">Where warnings go (a damaged index or pack, a wait for another writer); nothing is thrown for them.</param>
-internal sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null)
+/// <param name="RecordsLiveUse">Whether this process's uses are recorded as live (<see cref="LiveUse"/>: a mount), so a size-capped gc keeps them.</param>
+internal sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null, bool RecordsLiveUse = false)
 {
     public TimeSpan WriterWait => LockTimeout ?? TimeSpan.FromMinutes(2);
 }
@@ -35,7 +36,13 @@ internal sealed partial class MergedFileCache
         if (_options.ChunkSize is < 4096 or > 1 << 24)
             throw new ArgumentOutOfRangeException(nameof(options), "chunk size must be 4 KiB to 16 MiB");
         _packs = new PackFiles(Folder);
+        _live = _options.RecordsLiveUse ? new LiveUse(Folder) : null;
     }
+
+    private readonly LiveUse? _live;
+
+    /// <summary>Ends the record of this process's uses as live (<see cref="CacheOptions.RecordsLiveUse"/>): a mount that stops.</summary>
+    internal void EndLiveUse() => _live?.Dispose();
 
     /// <summary>The per-user default: $XDG_CACHE_HOME/archiveemu, else ~/.cache/archiveemu.</summary>
     public static string DefaultFolder()
@@ -317,6 +324,7 @@ internal sealed partial class MergedFileCache
     /// <summary>Records a use for expiry: the mtime of an empty marker file (no index write, no lock).</summary>
     private void Touch(string key)
     {
+        _live?.Record(key);
         try
         {
             var path = UsedPath(key);

@@ -57,8 +57,11 @@ internal sealed class BuildCommand : ICommand
 
         var reports = new List<BuildReport.Archive>();
         var failures = new List<BuildReport.Failure>();
-        foreach (var route in game.Plan.Archives)
+        using var building = new ProgressBar(console, "", "building", "archives"); // a first build of many archives takes a while
+        foreach (var (route, built) in game.Plan.Archives.Select((route, i) => (route, i)))
         {
+            building.Label = route.RelativePath;
+            building.Report(built, game.Plan.Archives.Count);
             try
             {
                 reports.Add(BuildOne(game, route, policy, thresholds, console)); // its warning reaches warnings through game.Warn
@@ -68,6 +71,8 @@ internal sealed class BuildCommand : ICommand
                 failures.Add(new BuildReport.Failure(route, UsageErrors.OneLine(e.Message), HintFor(route)));
             }
         }
+        building.Report(game.Plan.Archives.Count, game.Plan.Archives.Count);
+        building.Dispose(); // the line blank before anything else is written
         if (game.Cache is { } written)
             CacheCap.Apply(written, parse.GetValue(_cacheMaxSize) ?? MergedFileCache.DefaultMaxBytes, console);
         // Decided once per build, for the cache folder, when the first archive is merged (auto probes the device and LZ4).

@@ -34,7 +34,9 @@ internal sealed class CacheCommand : ICommand
 
     private static int Verify(MergedFileCache cache, CliConsole console)
     {
-        var results = cache.Verify();
+        IReadOnlyList<VerifyResult> results;
+        using (var bar = new ProgressBar(console, "", "verifying", "entries"))
+            results = cache.Verify((done, total) => bar.Report(done, total));
         foreach (var r in results)
             console.Out.WriteLine($"{(r.Ok ? "ok     " : "DAMAGED")}  {r.Entry.Route}{(r.Ok ? "" : $": {r.Problem} (dropped)")}");
         int damaged = results.Count(r => !r.Ok);

@@ -18,10 +18,17 @@ internal sealed partial class MergedFileCache
     /// Reads every blob and chunk and checks its hash; damaged entries are dropped from the index, and the merged extents
     /// found whole are recorded as verified (readers then skip their hashes until the pack changes or the machine restarts).
     /// </summary>
-    public IReadOnlyList<VerifyResult> Verify()
+    /// <param name="progress">Gets (entries checked, entries) after each entry.</param>
+    public IReadOnlyList<VerifyResult> Verify(Action<int, int>? progress = null)
     {
         var whole = new List<(MergedExtent, FileIdentity)>();
-        var results = ReadIndex().Entries.Select(e => new VerifyResult(e, Check(e, whole))).ToArray();
+        var entries = ReadIndex().Entries;
+        var results = new VerifyResult[entries.Count];
+        for (int i = 0; i < entries.Count; i++)
+        {
+            results[i] = new VerifyResult(entries[i], Check(entries[i], whole));
+            progress?.Invoke(i + 1, entries.Count);
+        }
         var damaged = results.Where(r => !r.Ok).Select(r => r.Entry.Key).ToHashSet();
         var known = VerifiedExtents.Load(Folder, Boot);
         bool newlyVerified = whole.Any(w => !known.Covers(w.Item1.Chunks.Pack, w.Item2, Span(w.Item1)));

@@ -30,6 +30,19 @@ internal sealed class UntouchedInnerArchives : IDisposable
         return (archive, archivePath, rest);
     }
 
+    /// <summary>
+    /// The archive <paramref name="rest"/> names below <paramref name="archive"/> (for <c>ls</c>), which the caller disposes; what it
+    /// went through (<paramref name="archive"/> too) is disposed with this.
+    /// </summary>
+    public EmulatedArchive OpenArchive(EmulatedArchive archive, string archivePath, string rest)
+    {
+        _owned.Add(archive);
+        var (holder, holderPath, name) = Descend(archive, archivePath, rest);
+        if (EntryBytes.TryFind(holder, name) is not { State: not EntryState.Deleted, Size: > 0 })
+            throw new FileNotFoundException($"{holderPath}: no entry '{name}' (list its entries with archiveemu ls {holderPath})");
+        return Open(holder, holderPath, name, "");
+    }
+
     // The longest leading entry name of rest that holds an archive, opened; null when none does (the caller says the entry is missing).
     private (EmulatedArchive, string)? Through(EmulatedArchive archive, string archivePath, string rest)
     {
@@ -38,14 +51,21 @@ internal sealed class UntouchedInnerArchives : IDisposable
             var name = rest[..slash];
             if (EntryBytes.TryFind(archive, name) is not { State: not EntryState.Deleted, Size: > 0 })
                 continue;
-            var source = SourceOf(EntryBytes.Open(archive, archivePath, name, decode: true));
-            if (ArchiveFormats.Detect(source) is not { } format)
-                throw new IOException($"{archivePath}: entry '{name}' is no archive ArchiveEmu knows, so nothing is below it ('{rest[(slash + 1)..]}')");
-            var inner = new ArchiveRoute($"{archivePath}/{name}", source.Path, format, ArchivePatch.Empty, [], source).Build();
+            var inner = Open(archive, archivePath, name, rest[(slash + 1)..]);
             _owned.Add(inner);
             return (inner, name);
         }
         return null;
+    }
+
+    // Entry name of archive read as the original archive it holds; below: the path the caller wants inside it, for the error.
+    private EmulatedArchive Open(EmulatedArchive archive, string archivePath, string name, string below)
+    {
+        var source = SourceOf(EntryBytes.Open(archive, archivePath, name, decode: true));
+        if (ArchiveFormats.Detect(source) is not { } format)
+            throw new IOException(below.Length == 0 ? $"{archivePath}: entry '{name}' is no archive ArchiveEmu knows"
+                : $"{archivePath}: entry '{name}' is no archive ArchiveEmu knows, so nothing is below it ('{below}')");
+        return new ArchiveRoute($"{archivePath}/{name}", source.Path, format, ArchivePatch.Empty, [], source).Build();
     }
 
     // The entry's bytes where they lie in one file (an entry stored as is), else a scratch copy (decoded, or pieced from several files).

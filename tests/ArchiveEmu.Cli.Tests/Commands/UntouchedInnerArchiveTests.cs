@@ -7,9 +7,10 @@ namespace ArchiveEmu.Cli.Tests.Commands;
 
 /// <summary>
 /// Issue 32: <c>cat ARCHIVE/ENTRY</c> through an archive inside an emulated archive that no mod changes inside (it was "no entry"),
-/// at any depth, by index where the format addresses by index; bytes checked against the test's own writers and readers.
+/// at any depth, by index where the format addresses by index, and <c>ls</c> of such an archive (it was "no archive at route");
+/// bytes checked against the test's own writers and readers.
 /// </summary>
-public sealed class CatUntouchedInnerTests
+public sealed class UntouchedInnerArchiveTests
 {
     private TempDirectory _dir = null!;
 
@@ -63,6 +64,21 @@ public sealed class CatUntouchedInnerTests
         var result = CliRun.Run("cat", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "data/outer.cpk/DATA/middle.afs/1/0", "-o", output);
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         Assert.That(File.ReadAllBytes(output), Is.EqualTo(innermost));
+    }
+
+    [Test]
+    public void Ls_APakNoModTouches_InsideAnEmulatedCpk_ListsTheOriginalsEntries()
+    {
+        var bytes = OriginalEntry("FIELD/PACK/FD007_003.ARC");
+        var pak = _dir.Write("original.arc", bytes);
+        var ls = CliRun.Run("ls", "--game", PersonaSample.Game, "--mod", PersonaSample.Mod("essentials-font"), "--no-cache",
+            "CPK/EN.CPK/FIELD/PACK/FD007_003.ARC", "--json");
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        using var doc = System.Text.Json.JsonDocument.Parse(ls.Out);
+        Assert.That((doc.RootElement.GetProperty("format").GetString(), doc.RootElement.GetProperty("size").GetInt64()), Is.EqualTo(("pak", (long)bytes.Length)));
+        var listed = doc.RootElement.GetProperty("entries").EnumerateArray()
+            .Select(e => (e.GetProperty("name").GetString(), e.GetProperty("size").GetInt64(), e.GetProperty("state").GetString()));
+        Assert.That(listed, Is.EqualTo(PakIndependentReader.Read(pak, "V1").Select(m => ((string?)m.Name, m.Size, (string?)"original"))));
     }
 
     [Test]

@@ -15,8 +15,15 @@ internal static class CacheCap
     /// <summary>Runs the capped gc when the packs take more than <paramref name="maxBytes"/>, saying on stderr what it removed.</summary>
     public static void Apply(MergedFileCache cache, long maxBytes, CliConsole console)
     {
-        if (cache.KeepUnder(maxBytes) is { } gc && gc.Expired + gc.OverCap > 0)
-            console.Error.WriteLine($"archiveemu: the cache took more than {Units.Bytes(maxBytes)}: {Summary(gc)}");
+        try
+        {
+            if (cache.KeepUnder(maxBytes) is { } gc && gc.Expired + gc.OverCap > 0)
+                console.Error.WriteLine($"archiveemu: the cache took more than {Units.Bytes(maxBytes)}: {Summary(gc)}");
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException) // what was built is served all the same
+        {
+            console.Error.WriteLine($"archiveemu: warning: could not keep the cache under {Units.Bytes(maxBytes)} ({e.Message})");
+        }
     }
 
     /// <summary>What a gc removed and kept, in one line.</summary>

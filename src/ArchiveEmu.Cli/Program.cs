@@ -28,6 +28,7 @@ public static class Program
         new RunCommand(),
         new UnmountCommand(),
         new BenchCommand(),
+        new DoctorCommand(),
     ];
 
     public static int Main(string[] args) => Run(args, CliConsole.System);

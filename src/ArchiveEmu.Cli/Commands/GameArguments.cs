@@ -3,6 +3,7 @@ using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving.Languages;
+using ArchiveEmu.Core.Setups.ReloadedII;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -13,13 +14,16 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class GameArguments
 {
     private readonly bool _modsRequired;
+    private readonly bool _gameRequired;
 
     public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR" };
 
     /// <param name="modsRequired">False where the game alone makes sense (<c>ls</c> of an original, to find its entries).</param>
-    public GameArguments(bool modsRequired = true)
+    /// <param name="gameRequired">False where the command means something without a game (<c>doctor</c>: the machine's checks alone).</param>
+    public GameArguments(bool modsRequired = true, bool gameRequired = true)
     {
         _modsRequired = modsRequired;
+        _gameRequired = gameRequired;
         Mods = new("--mod")
         {
             Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first" + (modsRequired ? "" : " (none: the original)"),
@@ -38,6 +42,9 @@ internal sealed class GameArguments
 
     public Option<string> Language { get; } = LanguageOption();
 
+    /// <summary><c>--reloaded</c> and <c>--reloaded-dir PATH</c>: mods from a Reloaded-II setup, before the <c>--mod</c> folders.</summary>
+    public ReloadedOptions Reloaded { get; } = new();
+
     /// <summary>Adds the options (<c>--verify-content</c> only where the cache keys are computed here) and the rule that
     /// <c>--cache</c> and <c>--no-cache</c> exclude each other.</summary>
     public Command AddTo(Command command, bool verifyContent = true)
@@ -49,10 +56,12 @@ internal sealed class GameArguments
         if (verifyContent)
             command.Options.Add(VerifyContent);
         command.Options.Add(Language);
+        Reloaded.AddTo(command);
         command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
-        command.Validate(result => result.Given(Game) ? null : "missing --game DIR");
-        command.Validate(result => _modsRequired && !result.Given(Mods) ? "missing --mod DIR" : null);
+        command.Validate(result => result.Given(Game) || !_gameRequired ? null : "missing --game DIR");
+        command.Validate(result => _modsRequired && !result.Given(Mods) && !Reloaded.Given(result) ? "missing --mod DIR (or --reloaded, or --reloaded-dir PATH)" : null);
         command.Validate(result => result.GetValue(Game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(Mods) ?? []) : null);
+        command.Validate(result => ModFolders.SeveralMods(result.GetValue(Mods) ?? []));
         return command;
     }
 
@@ -64,10 +73,12 @@ internal sealed class GameArguments
     /// <param name="compression">How merged bytes are stored (<see cref="EmulatedGame.Compression"/> decides it for the cache folder).</param>
     /// <param name="storePlan">Whether the resolved route plan is kept in the cache folder (a build writes the cache; cat and ls only read it).</param>
     public EmulatedGame Open(ParseResult parse, CliConsole console, List<string>? warnings = null, CompressionChoice compression = CompressionChoice.Auto,
-        bool storePlan = false)
+        bool storePlan = false, Action<GameChoice>? chosen = null)
     {
         Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
-        var (gameFolder, mods) = Choose(parse, warn);
+        var choice = Choose(parse, warn);
+        chosen?.Invoke(choice);
+        var (gameFolder, mods) = choice;
         var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console);
         var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
         {
@@ -89,10 +100,13 @@ internal sealed class GameArguments
     /// </summary>
     public GameChoice Choose(ParseResult parse, Action<string> warn)
     {
+        var game = parse.GetRequiredValue(Game);
+        var given = parse.GetValue(Mods) ?? [];
+        var reloaded = Reloaded.Read(parse, game, given, warn); // its mods first, in Reloaded-II's load order, then the --mod folders
         var odd = new List<string>();
-        var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
+        var mods = ModFolders.Distinct([.. reloaded?.ModFolders ?? [], .. given], odd);
         odd.ForEach(warn);
-        return new GameChoice(parse.GetRequiredValue(Game), mods);
+        return new GameChoice(game, mods) { Reloaded = reloaded };
     }
 
     /// <summary>
@@ -139,4 +153,8 @@ internal sealed class GameArguments
 }
 
 /// <summary>What a game command serves: the game folder and the mod folders, lowest priority first.</summary>
-internal sealed record GameChoice(string Game, string[] Mods);
+internal sealed record GameChoice(string Game, string[] Mods)
+{
+    /// <summary>The Reloaded-II setup the mods came from (<c>--reloaded</c>, <c>--reloaded-dir</c>), for the report.</summary>
+    public ReloadedSetup? Reloaded { get; init; }
+}

@@ -24,7 +24,7 @@ internal sealed class MountArguments
         [.. Host.MountHost.LogLevels], ignoreCase: true);
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
-    public static readonly string Usage = $"--game DIR --mod DIR [--mod DIR…] [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
+    public static readonly string Usage = $"--game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
         + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--cache-max-size N] [--language LANG] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
     public Command AddTo(Command command)
@@ -44,7 +44,10 @@ internal sealed class MountArguments
     /// </summary>
     public string[] HostArgs(ParseResult parse, CliConsole console, string? mountPoint)
     {
-        var (game, mods) = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
+        var choice = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
+        foreach (var line in choice.Reloaded?.ReportLines() ?? []) // where the Reloaded-II setup was found and which mods it gives
+            console.Error.WriteLine($"archiveemu: {line}");
+        var (game, mods) = choice;
         foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((game, "game")))
             if (!Directory.Exists(folder) && !(what == "game" && mountPoint is null && IsDeadMount(folder)))
                 throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");

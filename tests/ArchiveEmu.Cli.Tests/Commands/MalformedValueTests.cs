@@ -88,6 +88,6 @@ public sealed class MalformedValueTests
             Assert.That(result.Error, Does.Not.Contain(" at "));
             tried++;
         }
-        Assert.That(tried, Is.EqualTo(5), "build, cat, ls, mount and run take --game");
+        Assert.That(tried, Is.EqualTo(6), "build, cat, ls, mount, run and doctor take --game");
     }
 }

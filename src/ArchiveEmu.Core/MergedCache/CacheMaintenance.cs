@@ -250,9 +250,17 @@ internal sealed partial class MergedFileCache
     /// </summary>
     public (long Used, long? Free) DiskUse()
     {
-        long used = Directory.Exists(Folder)
-            ? new DirectoryInfo(Folder).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length)
-            : 0;
+        long used = 0;
+        try
+        {
+            if (Directory.Exists(Folder))
+                used = new DirectoryInfo(Folder).EnumerateFiles("*", new EnumerationOptions { RecurseSubdirectories = true, IgnoreInaccessible = true })
+                    .Sum(f => f.Length);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // a file gone while counted: what could be counted
+        }
         var existing = Folder;
         while (!Directory.Exists(existing) && Path.GetDirectoryName(existing) is { } parent)
             existing = parent;

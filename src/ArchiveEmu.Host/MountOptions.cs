@@ -44,6 +44,9 @@ public sealed class MountOptions
     /// <summary>The merged file cache folder (a per-user default when empty).</summary>
     public string? Cache { get; set; }
 
+    /// <summary>Bytes the cache's packs may take: past it, the cache's gc removes the least recently used entries the mount does not serve.</summary>
+    public long CacheMaxSize { get; set; } = MergedFileCache.DefaultMaxBytes;
+
     /// <summary>Serve by emulation only, without the merged file cache.</summary>
     public bool NoCache { get; set; }
 
@@ -131,6 +134,8 @@ public sealed class MountOptions
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
         if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)
             problems.Add("Fuse 'kernel' mounts with mount(2), which needs root; use auto or libfuse");
+        if (CacheMaxSize < 1)
+            problems.Add($"CacheMaxSize {CacheMaxSize} is not a size in bytes above 0");
         if (Threads is < 1 or > 256)
             problems.Add($"Threads {Threads} is not from 1 to 256");
         if (ReadAheadKb is < 0 or > 1 << 20)

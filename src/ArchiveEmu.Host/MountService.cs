@@ -22,12 +22,14 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     private ModFolderWatcher? _watcher;
     private readonly CancellationTokenSource _stopping = new();
     private Thread? _buildAhead;
+    private MergedFileCache? _cache;
 
     public Task StartAsync(CancellationToken cancellationToken)
     {
         var mountPoint = options.ServedAt;
         var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
-            new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message)));
+            new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message), RecordsLiveUse: true));
+        _cache = cache;
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
         // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
         var pool = new FileHandlePool(1024, FileOptions.None);
@@ -35,6 +37,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
         {
             Cache = cache, Pool = pool, Compression = options.CompressionChoice, Language = language, StorePlan = storing,
+            ShownGameFolder = options.GameHandle?.Folder, // in place: the cache names the game by its own path, as a build does
         });
         logger.LogInformation("language: {Language}", language); // once the mods resolve: a refusal stays one line
         var plan = game.Plan;
@@ -51,7 +54,12 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, () => compression?.Value ?? ChunkCompression.None, storing, logger);
         var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);
         // The game stats and opens its archives as it starts: build them from now on, beside the watcher and the mount starting.
-        _buildAhead = new Thread(() => fs.BuildAhead(_stopping.Token)) { IsBackground = true, Name = "build ahead", Priority = ThreadPriority.BelowNormal };
+        _buildAhead = new Thread(() =>
+        {
+            fs.BuildAhead(_stopping.Token);
+            if (storing && !_stopping.IsCancellationRequested) // once what the game opens first is built and recorded as in use
+                KeepUnderCap(cache!);
+        }) { IsBackground = true, Name = "build ahead", Priority = ThreadPriority.BelowNormal };
         _buildAhead.Start();
 
         ModFolderWatcher? watcher = null;
@@ -84,6 +92,21 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe(),
             options.IgnoreCase ? "; names found whatever their case" : "");
         return Task.CompletedTask;
+    }
+
+    /// <summary>The cache's gc when its packs take more than <see cref="MountOptions.CacheMaxSize"/> (entries this mount serves stay), logged.</summary>
+    private void KeepUnderCap(MergedFileCache cache)
+    {
+        try
+        {
+            if (cache.KeepUnder(options.CacheMaxSize) is { } gc)
+                logger.LogInformation("cache over {Cap}: removed {OverCap} least recently used entries and {Expired} unused or damaged, kept {Kept}; packs {Before} -> {After}",
+                    Units.Bytes(options.CacheMaxSize), gc.OverCap, gc.Expired, gc.Kept, Units.Bytes(gc.BytesBefore), Units.Bytes(gc.BytesAfter));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            logger.LogWarning("cache: could not keep it under {Cap} ({Problem})", Units.Bytes(options.CacheMaxSize), e.Message);
+        }
     }
 
     /// <summary>The codec of the archives this mount merges, decided once, on the first merge (auto probes the cache device unless remembered), and why, logged.</summary>
@@ -132,6 +155,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         }
         _fs?.LogStatistics();
         _fs?.Dispose();
+        _cache?.EndLiveUse(); // what it served may go in another process's capped gc
         return Task.CompletedTask;
     }
 }

@@ -16,12 +16,15 @@ internal static class ArchivePaths
     /// </summary>
     /// <param name="built">Build it from its inputs, never from the cache's stored layout: that layout lists the entries
     /// but not where each one's bytes come from, which <c>cat ARCHIVE/ENTRY</c> needs.</param>
-    public static (EmulatedArchive Archive, ArchiveRoute? Route) Open(EmulatedGame game, string target, bool built = false)
+    /// <param name="untouched">Where an archive inside an archive that no mod changes inside is opened from (<c>ls</c> of one); null: not looked for.</param>
+    public static (EmulatedArchive Archive, ArchiveRoute? Route) Open(EmulatedGame game, string target, bool built = false, UntouchedInnerArchives? untouched = null)
     {
         var route = game.Plan.FindArchive(target);
         var inner = route is null ? InnerRoute(game.Plan.Archives, target) : null;
         if (inner is not null)
             return (inner.Build(), inner);
+        if (route is null && untouched is not null && SplitAtEntry(game, target) is var (outer, rest))
+            return (untouched.OpenArchive(Open(game, outer, built).Archive, outer, rest), null);
         return (built && route is not null ? game.Build(route) : game.OpenArchive(target), route);
     }
 

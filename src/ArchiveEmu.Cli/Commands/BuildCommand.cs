@@ -25,15 +25,16 @@ internal sealed class BuildCommand : ICommand
     private readonly Option<long?> _maxArchiveSize = Sizes.Option("--max-archive-size", "With auto, merge archives up to this size, such as 32M (default: 32M)");
     private readonly Option<long?> _maxInjectedSize = Sizes.Option("--max-injected-size", "With auto, merge archives whose injected files are all up to this size (default: 1M)");
     private readonly Option<bool> _json = new("--json") { Description = "Write the report as JSON on stdout" };
+    private readonly Option<long?> _cacheMaxSize = CacheCap.Option();
 
     public string Name => "build";
     public string Usage => $"archiveemu build --game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) [--merge [{string.Join('|', PolicyWords.MergePolicies)}]] [--cache DIR | --no-cache] "
-        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--verify-content] [--language LANG] [--max-archive-size N] [--max-injected-size N] [--json]";
+        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--verify-content] [--language LANG] [--max-archive-size N] [--max-injected-size N] [--cache-max-size N] [--json]";
 
     public Command Define(CliConsole console)
     {
         var command = _game.AddTo(new Command(Name, "Build every archive the mods target and report what changed, the conflicts and the cost"));
-        foreach (var option in new Option[] { _merge, _compress, _maxArchiveSize, _maxInjectedSize, _json })
+        foreach (var option in new Option[] { _merge, _compress, _maxArchiveSize, _maxInjectedSize, _cacheMaxSize, _json })
             command.Options.Add(option);
         command.Validate(result => ParsePolicy(result.GetValue(_merge)) != MergePolicy.Never && result.GetValue(_game.NoCache)
             ? "--merge needs the cache; drop --no-cache" : null);
@@ -57,8 +58,11 @@ internal sealed class BuildCommand : ICommand
 
         var reports = new List<BuildReport.Archive>();
         var failures = new List<BuildReport.Failure>();
-        foreach (var route in game.Plan.Archives)
+        using var building = new ProgressBar(console, "", "building", "archives"); // a first build of many archives takes a while
+        foreach (var (route, built) in game.Plan.Archives.Select((route, i) => (route, i)))
         {
+            building.Label = route.RelativePath;
+            building.Report(built, game.Plan.Archives.Count);
             try
             {
                 reports.Add(BuildOne(game, route, policy, thresholds, console)); // its warning reaches warnings through game.Warn
@@ -68,6 +72,10 @@ internal sealed class BuildCommand : ICommand
                 failures.Add(new BuildReport.Failure(route, UsageErrors.OneLine(e.Message), HintFor(route)));
             }
         }
+        building.Report(game.Plan.Archives.Count, game.Plan.Archives.Count);
+        building.Dispose(); // the line blank before anything else is written
+        if (game.Cache is { } written)
+            CacheCap.Apply(written, parse.GetValue(_cacheMaxSize) ?? MergedFileCache.DefaultMaxBytes, console);
         // Decided once per build, for the cache folder, when the first archive is merged (auto probes the device and LZ4).
         var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, game.CompressionIfDecided, failures, warnings)
         {

@@ -28,7 +28,8 @@ internal sealed class CatCommand : ICommand
     {
         var game = _game.Open(parse, console);
         var target = GameArguments.RelativeArchive(parse.GetRequiredValue(_archive), game.Plan.GameFolder);
-        using var file = OpenTarget(game, target, parse.GetValue(_decode));
+        using var inner = new UntouchedInnerArchives(); // disposed after the file: an entry may be read from a scratch copy it holds
+        using var file = OpenTarget(game, target, parse.GetValue(_decode), inner);
 
         if (parse.GetValue(_output) is { } output)
         {
@@ -44,13 +45,15 @@ internal sealed class CatCommand : ICommand
         return 0;
     }
 
-    // A path below an archive (CPK/EN.CPK/FONT/FONT0.FNT) is one entry of the emulated archive; else the whole file, as served.
-    private static Core.VirtualFiles.VirtualFile OpenTarget(Core.Serving.EmulatedGame game, string target, bool decode)
+    // A path below an archive (CPK/EN.CPK/FONT/FONT0.FNT) is one entry of the emulated archive, through archives inside it no mod
+    // changes (CPK/EN.CPK/FIELD/PACK/FD007_003.ARC/f007.bf); else the whole file, as served.
+    private static Core.VirtualFiles.VirtualFile OpenTarget(Core.Serving.EmulatedGame game, string target, bool decode, UntouchedInnerArchives inner)
     {
         if (ArchivePaths.SplitAtEntry(game, target) is not var (archivePath, entry))
             return game.OpenFile(target);
         using var archive = ArchivePaths.Open(game, archivePath, built: true).Archive;
-        return EntryBytes.Open(archive, archivePath, entry, decode);
+        var (holder, holderPath, name) = inner.Descend(archive, archivePath, entry);
+        return EntryBytes.Open(holder, holderPath, name, decode);
     }
 
     private static void CopyTo(Core.VirtualFiles.VirtualFile file, Stream destination)

@@ -37,18 +37,23 @@ internal static class EntryBytes
         return builder.Build();
     }
 
-    private static EmulatedEntry Find(EmulatedArchive archive, string archivePath, string name)
+    /// <summary>The entry <paramref name="name"/> names as <c>ls</c> prints it (a deleted one too), or null.</summary>
+    public static EmulatedEntry? TryFind(EmulatedArchive archive, string name)
     {
         var format = archive.Original.Format;
         var entries = archive.Entries;
         bool byIndex = format.Addressing == EntryAddressing.ByIndex; // as ls: only an index format keeps a deleted entry's slot
         // As ls prints it: a name (the format's letter case first, then any), else the index where the format addresses by index or the entry has no name.
-        var found = entries.FirstOrDefault(e => e.Name is not null && format.NameComparer.Equals(e.Name, name))
+        return entries.FirstOrDefault(e => e.Name is not null && format.NameComparer.Equals(e.Name, name))
             ?? Single(entries.Where(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase)))
             ?? (int.TryParse(name, System.Globalization.NumberStyles.None, null, out int index)
                 ? entries.FirstOrDefault(e => e.Index == index && (e.Name is null || byIndex) && (e.State != EntryState.Deleted || byIndex)) : null);
-        if (found is null)
-            throw new FileNotFoundException($"{archivePath}: no entry '{name}'{Closest(entries, name)}");
+    }
+
+    private static EmulatedEntry Find(EmulatedArchive archive, string archivePath, string name)
+    {
+        bool byIndex = archive.Original.Format.Addressing == EntryAddressing.ByIndex;
+        var found = TryFind(archive, name) ?? throw new FileNotFoundException($"{archivePath}: no entry '{name}'{Closest(archive.Entries, name)}");
         if (found.State == EntryState.Deleted && !byIndex)
             throw new FileNotFoundException($"{archivePath}: entry '{name}' is deleted by {found.Origin}");
         return found;

@@ -31,7 +31,8 @@ internal sealed class LsCommand : ICommand
         if (TableReport.TryList(game.Plan, target, parse.GetValue(_json), console.Out)) // a merged Persona table lists its segments, not entries
             return 0;
         // An archive inside an archive that mods change inside (models/gta3.img/infernus.txd) is listed as built for its entry.
-        var (archive, route) = ArchivePaths.Open(game, target);
+        using var untouched = new UntouchedInnerArchives(); // and one inside an emulated archive that no mod changes inside
+        var (archive, route) = ArchivePaths.Open(game, target, untouched: untouched);
         using var owned = archive;
         var rules = new InputRules(route);
 

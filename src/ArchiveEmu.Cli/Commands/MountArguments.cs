@@ -19,18 +19,20 @@ internal sealed class MountArguments
     {
         Description = "Find a path whatever the letter case asked, as Windows does (for games under Wine/Proton)",
     };
+    private readonly Option<long?> _cacheMaxSize = CacheCap.Option();
     private readonly Option<string> _logLevel = CliOptions.Word("--log-level", "How much the host logs (any case, as Serilog takes it)",
         [.. Host.MountHost.LogLevels], ignoreCase: true);
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
     public static readonly string Usage = $"--game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
-        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--language LANG] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
+        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--cache-max-size N] [--language LANG] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
     public Command AddTo(Command command)
     {
         _game.AddTo(command, verifyContent: false);
         command.Options.Add(_merge);
         command.Options.Add(_compress);
+        command.Options.Add(_cacheMaxSize);
         command.Options.Add(_ignoreCase);
         command.Options.Add(_logLevel);
         return command;
@@ -61,6 +63,8 @@ internal sealed class MountArguments
             hostArgs.Add($"--ArchiveEmu:Merge={policy}");
         if (parse.GetValue(_compress) is { } compression)
             hostArgs.Add($"--ArchiveEmu:Compression={compression}");
+        if (parse.GetValue(_cacheMaxSize) is { } maxBytes)
+            hostArgs.Add($"--ArchiveEmu:CacheMaxSize={maxBytes}");
         if (parse.GetValue(_game.Language) is { } language)
             hostArgs.Add($"--ArchiveEmu:Language={language}");
         if (parse.GetValue(_ignoreCase))

@@ -2,12 +2,20 @@ using System.Diagnostics;
 
 namespace ArchiveEmu.Cli.Commands;
 
-/// <summary>A one-line progress bar on stderr while a terminal watches; silent when output is piped.</summary>
-internal sealed class ProgressBar(CliConsole console, string label) : IDisposable
+/// <summary>
+/// A one-line progress bar on stderr while a terminal watches (<see cref="CliConsole.IsInteractive"/>: neither stdout nor stderr
+/// redirected); silent when output is piped. Redrawn at most every 100 ms, and once at the end.
+/// </summary>
+/// <param name="verb">What is under way: "merging", "building", "verifying".</param>
+/// <param name="count">Counts things (3/12 archives) instead of a percentage of bytes.</param>
+internal sealed class ProgressBar(CliConsole console, string label, string verb = "merging", string? count = null) : IDisposable
 {
     private const int Width = 30;
     private readonly Stopwatch _sinceDraw = Stopwatch.StartNew();
-    private bool _drawn;
+    private int _drawnLength;
+
+    /// <summary>The label shown after the bar from now on (the archive being built).</summary>
+    public string Label { get; set; } = label;
 
     public void Report(long done, long total)
     {
@@ -16,13 +24,16 @@ internal sealed class ProgressBar(CliConsole console, string label) : IDisposabl
         _sinceDraw.Restart();
         double fraction = total == 0 ? 1 : (double)done / total;
         int filled = (int)(fraction * Width);
-        console.Error.Write($"\r  merging [{new string('#', filled)}{new string('.', Width - filled)}] {fraction * 100,3:F0}% {label}"); // not P0: cultures space the % differently
-        _drawn = true;
+        string amount = count is null ? $"{fraction * 100,3:F0}%" : $"{done}/{total} {count}"; // not P0: cultures space the % differently
+        string line = $"  {verb} [{new string('#', filled)}{new string('.', Width - filled)}] {amount} {Label}";
+        console.Error.Write("\r" + line.PadRight(_drawnLength));
+        _drawnLength = Math.Max(_drawnLength, line.Length);
     }
 
     public void Dispose()
     {
-        if (_drawn)
-            console.Error.Write("\r" + new string(' ', Width + 24 + label.Length) + "\r");
+        if (_drawnLength > 0)
+            console.Error.Write("\r" + new string(' ', _drawnLength) + "\r");
+        _drawnLength = 0;
     }
 }

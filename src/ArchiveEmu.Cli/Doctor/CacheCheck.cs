@@ -17,23 +17,8 @@ internal static class CacheCheck
         if (CacheFolderAccess.WhyNotWritable(full) is { } problem)
             return DoctorCheck.Failed(Name, $"{full}: the cache folder {problem}",
                 "give a writable folder with --cache DIR, or mount with --no-cache (slower starts)");
-        var existing = full;
-        while (!Directory.Exists(existing) && Path.GetDirectoryName(existing) is { } parent)
-            existing = parent;
-        var holds = Directory.Exists(full) ? $"holds {Units.Bytes(SizeOf(full))}" : "not made yet (the first mount or build makes it)";
-        return DoctorCheck.Passed(Name, $"{full}: writable, {holds}, {Units.Bytes(new DriveInfo(existing).AvailableFreeSpace)} free on its disk");
-    }
-
-    private static long SizeOf(string folder)
-    {
-        try
-        {
-            return new DirectoryInfo(folder).EnumerateFiles("*", new EnumerationOptions { RecurseSubdirectories = true, IgnoreInaccessible = true })
-                .Sum(f => f.Length);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return 0;
-        }
+        var (used, free) = new MergedFileCache(full).DiskUse(); // as cache ls counts them
+        var holds = Directory.Exists(full) ? $"holds {Units.Bytes(used)}" : "not made yet (the first mount or build makes it)";
+        return DoctorCheck.Passed(Name, $"{full}: writable, {holds}, {(free is { } bytes ? Units.Bytes(bytes) : "unknown")} free on its disk");
     }
 }

@@ -18,13 +18,14 @@ internal static class ArchiveLayout
     public const byte Version = 4;
     private const int IdentityBytes = 32;
 
-    public static byte[] Serialize(EmulatedArchive archive)
+    /// <param name="folder">How the game folder is read when not by its own path: files are named by its shown path.</param>
+    public static byte[] Serialize(EmulatedArchive archive, ShownFolder? folder = null)
     {
         using var stream = new MemoryStream();
         using var w = new BinaryWriter(stream);
         w.Write(Version);
         WriteString(w, archive.Original.Format.Name);
-        WriteString(w, archive.Original.Path);
+        WriteString(w, folder?.Show(archive.Original.Path) ?? archive.Original.Path);
         WriteIdentity(w, archive.Original.Identity);
         w.Write(archive.Original.Source.Offset);
         w.Write(archive.Original.Source.Length);
@@ -42,7 +43,7 @@ internal static class ArchiveLayout
         w.Write(files.Count);
         foreach (var f in files.Keys)
         {
-            WriteString(w, f.Path); // the path before the identity: CacheParserRegressionTests finds the original's length so
+            WriteString(w, folder?.Show(f.Path) ?? f.Path); // the path before the identity: CacheParserRegressionTests finds the original's length so
             WriteIdentity(w, f.Identity);
         }
         w.Write(blobs.Count);
@@ -61,14 +62,15 @@ internal static class ArchiveLayout
     /// Rebuilds the archive from bytes that already passed their hash check; structure is still validated, and a layout of
     /// another version is an <see cref="InvalidDataException"/> (the caller drops it and parses).
     /// </summary>
-    public static EmulatedArchive Deserialize(byte[] bytes, FileHandlePool? pool)
+    /// <param name="folder">How this process reads the game folder when not by its own path: each file is opened by its read path.</param>
+    public static EmulatedArchive Deserialize(byte[] bytes, FileHandlePool? pool, ShownFolder? folder = null)
     {
         var r = new LayoutReader(bytes);
         if (bytes.Length == 0 || bytes[0] != Version)
             LayoutReader.Corrupt($"layout version {(bytes.Length == 0 ? "none" : bytes[0])}, this build reads {Version}");
         r.ReadByte();
         var format = ArchiveFormats.ByName(r.ReadString()) ?? throw new InvalidDataException("layout names an unknown format");
-        string originalPath = r.ReadString();
+        string originalPath = ReadPath(r.ReadString(), folder);
         var originalIdentity = r.ReadIdentity();
         long originalOffset = r.ReadInt64(), originalLength = r.ReadInt64();
         if (originalOffset < 0 || originalLength < 0 || originalOffset > originalIdentity.Length - originalLength)
@@ -77,7 +79,7 @@ internal static class ArchiveLayout
         var entries = new LayoutEntries(bytes, ref r);
         var files = new (string Path, FileIdentity Identity)[r.Count(4 + IdentityBytes)];
         for (int i = 0; i < files.Length; i++)
-            files[i] = (r.ReadString(), r.ReadIdentity());
+            files[i] = (ReadPath(r.ReadString(), folder), r.ReadIdentity());
         var blobs = new MemorySource[r.Count(4)];
         for (int i = 0; i < blobs.Length; i++)
         {
@@ -89,6 +91,8 @@ internal static class ArchiveLayout
         var original = new CachedArchiveIndex(new ArchiveSource(originalPath, originalOffset, originalLength, originalIdentity), format);
         return new EmulatedArchive(original, file, entries);
     }
+
+    private static string ReadPath(string path, ShownFolder? folder) => folder?.ReadPath(path) ?? path;
 
     internal static void WriteString(BinaryWriter w, string value)
     {

@@ -9,16 +9,21 @@ namespace ArchiveEmu.Core.MergedCache;
 /// </summary>
 internal sealed class CacheKey
 {
-    /// <param name="route">The slot: full path of the original archive (one entry per route).</param>
+    /// <param name="route">The slot: full path of the original archive, by the game folder's own path (one entry per route).</param>
     /// <param name="text">A canonical description of everything the bytes depend on.</param>
-    internal CacheKey(string route, StringBuilder text)
+    /// <param name="folder">How the game folder is read when not by its own path (in place); stored layouts name files by its shown path.</param>
+    internal CacheKey(string route, StringBuilder text, ShownFolder? folder = null)
     {
         Route = route;
         Hash = HashOf(text);
+        Folder = folder;
     }
 
-    /// <summary>Full path of the original archive: one cache slot per route.</summary>
+    /// <summary>Full path of the original archive by the game folder's own path: one cache slot per route.</summary>
     public string Route { get; }
+
+    /// <summary>The game folder read through another path (<see cref="ShownFolder"/>), or null: read by its own path.</summary>
+    internal ShownFolder? Folder { get; }
 
     /// <summary>32 lower-case hex digits of xxHash128 over the description's UTF-8 bytes.</summary>
     public string Hash { get; }

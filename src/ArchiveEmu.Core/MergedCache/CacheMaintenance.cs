@@ -9,8 +9,8 @@ internal sealed record VerifyResult(CacheEntry Entry, string? Problem)
     public bool Ok => Problem is null;
 }
 
-/// <summary>What <c>gc</c> did.</summary>
-internal sealed record CollectResult(int Expired, int Kept, long BytesBefore, long BytesAfter);
+/// <summary>What <c>gc</c> did: entries removed for age or damage (<paramref name="Expired"/>) and, least recently used first, over the size cap (<paramref name="OverCap"/>).</summary>
+internal sealed record CollectResult(int Expired, int Kept, long BytesBefore, long BytesAfter, int OverCap = 0);
 
 internal sealed partial class MergedFileCache
 {
@@ -18,10 +18,17 @@ internal sealed partial class MergedFileCache
     /// Reads every blob and chunk and checks its hash; damaged entries are dropped from the index, and the merged extents
     /// found whole are recorded as verified (readers then skip their hashes until the pack changes or the machine restarts).
     /// </summary>
-    public IReadOnlyList<VerifyResult> Verify()
+    /// <param name="progress">Gets (entries checked, entries) after each entry.</param>
+    public IReadOnlyList<VerifyResult> Verify(Action<int, int>? progress = null)
     {
         var whole = new List<(MergedExtent, FileIdentity)>();
-        var results = ReadIndex().Entries.Select(e => new VerifyResult(e, Check(e, whole))).ToArray();
+        var entries = ReadIndex().Entries;
+        var results = new VerifyResult[entries.Count];
+        for (int i = 0; i < entries.Count; i++)
+        {
+            results[i] = new VerifyResult(entries[i], Check(entries[i], whole));
+            progress?.Invoke(i + 1, entries.Count);
+        }
         var damaged = results.Where(r => !r.Ok).Select(r => r.Entry.Key).ToHashSet();
         var known = VerifiedExtents.Load(Folder, Boot);
         bool newlyVerified = whole.Any(w => !known.Covers(w.Item1.Chunks.Pack, w.Item2, Span(w.Item1)));
@@ -77,11 +84,12 @@ internal sealed partial class MergedFileCache
     }
 
     /// <summary>
-    /// Removes entries unused for longer than <paramref name="maxAge"/>, then compacts: live blobs are
-    /// copied into a fresh pack, the index is committed, and the old packs are deleted (a reader that
+    /// Removes entries unused for longer than <paramref name="maxAge"/>, then, with <paramref name="maxBytes"/>, the least recently used
+    /// until the rest take at most that many bytes (an entry a live mount serves is never removed: <see cref="LiveUse"/>); then compacts:
+    /// live blobs are copied into a fresh pack, the index is committed, and the old packs are deleted (a reader that
     /// still has one open keeps reading it; the file goes away when it closes).
     /// </summary>
-    public CollectResult Collect(TimeSpan maxAge)
+    public CollectResult Collect(TimeSpan maxAge, long? maxBytes = null)
     {
         if (!Directory.Exists(Folder))
             return new CollectResult(0, 0, 0, 0);
@@ -89,11 +97,13 @@ internal sealed partial class MergedFileCache
         var index = ReadIndex();
         var cutoff = DateTime.UtcNow - maxAge;
         var whole = new List<(MergedExtent, FileIdentity)>();
-        var live = index.Entries.Where(e => LastUsed(e) >= cutoff && Check(e, whole) is null).ToList();
+        var inUse = LiveUse.KeysInUse(Folder); // what a live mount serves stays, however long ago it was opened
+        var live = index.Entries.Where(e => (inUse.Contains(e.Key) || LastUsed(e) >= cutoff) && Check(e, whole) is null).ToList();
+        int overCap = maxBytes is { } cap ? DropOverCap(live, cap, inUse) : 0;
         var checkedAt = new Dictionary<MergedExtent, FileIdentity>();
         foreach (var (merged, identity) in whole)
             checkedAt.TryAdd(merged, identity);
-        int expired = index.Entries.Count - live.Count;
+        int expired = index.Entries.Count - live.Count - overCap;
         var oldPacks = _packs.Names().ToArray();
         long before = oldPacks.Sum(p => new FileInfo(_packs.PathOf(p)).Length);
 
@@ -125,7 +135,40 @@ internal sealed partial class MergedFileCache
                 File.Delete(marker);
         CollectDecoded(cutoff);
         long after = _packs.Names().Sum(p => new FileInfo(_packs.PathOf(p)).Length);
-        return new CollectResult(expired, moved.Count, before, after);
+        return new CollectResult(expired, moved.Count, before, after, overCap);
+    }
+
+    /// <summary>Bytes an entry takes in a pack: its layout and, when merged, its chunks and chunk table.</summary>
+    internal static long StoredBytes(CacheEntry e) => e.Layout.Length + (e.Merged is { } m ? m.Chunks.Length + m.Table.Length : 0);
+
+    /// <summary>The size cap a build and a mount keep the packs under unless told otherwise: a few GB, for a Steam Deck's small disk.</summary>
+    public const long DefaultMaxBytes = 4L << 30;
+
+    /// <summary>The default <c>gc</c> age: entries unused for longer go.</summary>
+    public static readonly TimeSpan DefaultMaxAge = TimeSpan.FromDays(14);
+
+    /// <summary>
+    /// With <paramref name="maxBytes"/> for the packs: a <see cref="Collect"/> with it and <see cref="DefaultMaxAge"/> when the packs
+    /// take more (the cap a build and a mount apply themselves); null when they fit.
+    /// </summary>
+    public CollectResult? KeepUnder(long maxBytes) => PackBytes() > maxBytes ? Collect(DefaultMaxAge, maxBytes) : null;
+
+    // Removes from live the least recently used entries until the rest fit in cap, skipping those a live mount serves; how many went.
+    private int DropOverCap(List<CacheEntry> live, long cap, HashSet<string> inUse)
+    {
+        long total = live.Sum(StoredBytes);
+        int dropped = 0;
+        foreach (var e in live.OrderBy(LastUsed).ThenBy(e => e.CreatedUtc).ToList())
+        {
+            if (total <= cap)
+                break;
+            if (inUse.Contains(e.Key))
+                continue;
+            live.Remove(e);
+            total -= StoredBytes(e);
+            dropped++;
+        }
+        return dropped;
     }
 
     // Copies an entry's blobs verbatim (they were verified just before) into the new pack. The copy of a merged extent
@@ -198,6 +241,36 @@ internal sealed partial class MergedFileCache
                 File.Delete(file);
                 File.Delete(marker);
             }
+        }
+    }
+
+    /// <summary>
+    /// Bytes every file under the cache folder takes (packs, index, kept plans, decoded entries), and the bytes free on its
+    /// file system for this user (null when it cannot be asked).
+    /// </summary>
+    public (long Used, long? Free) DiskUse()
+    {
+        long used = 0;
+        try
+        {
+            if (Directory.Exists(Folder))
+                used = new DirectoryInfo(Folder).EnumerateFiles("*", new EnumerationOptions { RecurseSubdirectories = true, IgnoreInaccessible = true })
+                    .Sum(f => f.Length);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // a file gone while counted: what could be counted
+        }
+        var existing = Folder;
+        while (!Directory.Exists(existing) && Path.GetDirectoryName(existing) is { } parent)
+            existing = parent;
+        try
+        {
+            return (used, new DriveInfo(existing).AvailableFreeSpace);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException)
+        {
+            return (used, null);
         }
     }
 

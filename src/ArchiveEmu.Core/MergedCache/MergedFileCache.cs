@@ -12,7 +12,8 @@ public enum ChunkCompression { None, Lz4 }
 /// <param name="ChunkSize">Uncompressed bytes per independently stored chunk.</param>
 /// <param name="LockTimeout">How long a writer waits for another writer to finish (said through <paramref name="Warn"/> when a wait starts).</param>
 /// <param name="Warn">Where warnings go (a damaged index or pack, a wait for another writer); nothing is thrown for them.</param>
-internal sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null)
+/// <param name="RecordsLiveUse">Whether this process's uses are recorded as live (<see cref="LiveUse"/>: a mount), so a size-capped gc keeps them.</param>
+internal sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null, bool RecordsLiveUse = false)
 {
     public TimeSpan WriterWait => LockTimeout ?? TimeSpan.FromMinutes(2);
 }
@@ -35,7 +36,13 @@ internal sealed partial class MergedFileCache
         if (_options.ChunkSize is < 4096 or > 1 << 24)
             throw new ArgumentOutOfRangeException(nameof(options), "chunk size must be 4 KiB to 16 MiB");
         _packs = new PackFiles(Folder);
+        _live = _options.RecordsLiveUse ? new LiveUse(Folder) : null;
     }
+
+    private readonly LiveUse? _live;
+
+    /// <summary>Ends the record of this process's uses as live (<see cref="CacheOptions.RecordsLiveUse"/>): a mount that stops.</summary>
+    internal void EndLiveUse() => _live?.Dispose();
 
     /// <summary>The per-user default: $XDG_CACHE_HOME/archiveemu, else ~/.cache/archiveemu.</summary>
     public static string DefaultFolder()
@@ -88,8 +95,11 @@ internal sealed partial class MergedFileCache
     /// <summary>The entry stored under <paramref name="key"/>, or null (a miss).</summary>
     internal CacheEntry? Find(CacheKey key) => ReadIndex().Find(key.Hash);
 
-    /// <summary>Rebuilds the emulated archive from the entry's layout; null (after a warning and dropping the entry) if it is damaged.</summary>
-    internal EmulatedArchive? TryOpenLayout(CacheEntry entry, FileHandlePool? pool = null)
+    /// <summary>
+    /// Rebuilds the emulated archive from the entry's layout; null (after a warning and dropping the entry) if it is damaged.
+    /// <paramref name="folder"/>: how this process reads the game folder when not by its own path (the layout names files by that).
+    /// </summary>
+    internal EmulatedArchive? TryOpenLayout(CacheEntry entry, FileHandlePool? pool = null, ShownFolder? folder = null)
     {
         byte[] bytes;
         try
@@ -105,7 +115,7 @@ internal sealed partial class MergedFileCache
         EmulatedArchive archive;
         try
         {
-            archive = ArchiveLayout.Deserialize(bytes, pool);
+            archive = ArchiveLayout.Deserialize(bytes, pool, folder);
         }
         catch (Exception e) when (e is InvalidDataException or EndOfStreamException or ArgumentException)
         {
@@ -197,7 +207,7 @@ internal sealed partial class MergedFileCache
         using (stream)
         {
             before = FileIdentity.Of(stream.SafeFileHandle);
-            var layout = PackFiles.Append(pack, stream, ArchiveLayout.Serialize(archive));
+            var layout = PackFiles.Append(pack, stream, ArchiveLayout.Serialize(archive, key.Folder));
             var merged = merge ? WriteMerged(pack, stream, archive.File, compression, progress) : null;
             stream.Flush(flushToDisk: true); // the bytes are durable before any index points at them
             after = FileIdentity.Of(stream.SafeFileHandle);
@@ -314,6 +324,7 @@ internal sealed partial class MergedFileCache
     /// <summary>Records a use for expiry: the mtime of an empty marker file (no index write, no lock).</summary>
     private void Touch(string key)
     {
+        _live?.Record(key);
         try
         {
             var path = UsedPath(key);

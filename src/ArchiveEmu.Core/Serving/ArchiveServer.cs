@@ -15,14 +15,18 @@ internal sealed class ArchiveServer
 {
     private readonly FileHandlePool? _pool;
     private readonly Lazy<StorageKind> _storage;
+    private readonly ShownFolder? _shown;
 
     /// <param name="gameFolder">The game folder (its storage kind explains merge decisions).</param>
     /// <param name="mods">Mod folders in priority order, as the cache key records them.</param>
     /// <param name="cache">The merged file cache, or null to serve by emulation only.</param>
     /// <param name="pool">The handle pool virtual files read through; null uses the shared one.</param>
     /// <param name="verifyContent">Whether cache keys include xxHash3 of every input.</param>
-    public ArchiveServer(string gameFolder, IReadOnlyList<string> mods, MergedFileCache? cache, FileHandlePool? pool = null, bool verifyContent = false)
+    /// <param name="shown">How the game folder is read when not by its own path (in place): keys and layouts name it by its own.</param>
+    public ArchiveServer(string gameFolder, IReadOnlyList<string> mods, MergedFileCache? cache, FileHandlePool? pool = null, bool verifyContent = false,
+        ShownFolder? shown = null)
     {
+        _shown = shown;
         Mods = mods;
         Cache = cache;
         VerifyContent = verifyContent;
@@ -38,7 +42,7 @@ internal sealed class ArchiveServer
     public StorageKind Storage => _storage.Value;
 
     /// <summary>The cache key of <paramref name="route"/> as its files are now.</summary>
-    internal CacheKey KeyOf(ArchiveRoute route) => RouteKey.For(route, Mods, VerifyContent);
+    internal CacheKey KeyOf(ArchiveRoute route) => RouteKey.For(route, Mods, VerifyContent, _shown);
 
     /// <summary>
     /// A hash of everything <paramref name="route"/>'s bytes depend on, as its files are now (the cache key): equal
@@ -117,7 +121,7 @@ internal sealed class ArchiveServer
             return (kept, LayoutOrigin.Kept);
         if (entry is not null)
         {
-            if (Cache!.TryOpenLayout(entry, _pool) is { } stored)
+            if (Cache!.TryOpenLayout(entry, _pool, _shown) is { } stored)
                 return (stored, LayoutOrigin.Cache);
             entry = null;
         }

@@ -18,7 +18,8 @@ internal sealed class EmulatedGame
     {
         Setup = setup;
         Plan = plan;
-        _server = new Lazy<ArchiveServer>(() => new ArchiveServer(Plan.GameFolder, Plan.Mods, Cache, Setup.Pool, VerifyContent));
+        _server = new Lazy<ArchiveServer>(() => new ArchiveServer(Plan.GameFolder, Plan.Mods, Cache, Setup.Pool, VerifyContent,
+            Setup.ShownGameFolder is { } shown ? new ShownFolder(Plan.GameFolder, Path.GetFullPath(shown)) : null));
         _compression = compression ?? new Lazy<CompressionDecision?>(() =>
             Cache is null ? null : CompressionDecision.Make(Setup.Compression, Cache.Folder, Setup.CodecProbes));
     }

@@ -19,6 +19,12 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     /// <summary>The merged file cache to serve from when it holds a fresh entry; null serves by emulation only.</summary>
     internal MergedFileCache? Cache { get; init; }
 
+    /// <summary>
+    /// The game folder's own path when <see cref="GameFolder"/> reads it through another (the host in place: <c>/proc/self/fd/N</c>);
+    /// the merged file cache names archives by it, so every way of serving one game shares one entry per archive. Null: <see cref="GameFolder"/>.
+    /// </summary>
+    public string? ShownGameFolder { get; init; }
+
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
     public bool VerifyContent { get; init; }
 

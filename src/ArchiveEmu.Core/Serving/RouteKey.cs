@@ -22,23 +22,27 @@ internal static class RouteKey
     private const int MaxKeptChars = 1 << 18;
 
     /// <summary>The key of <paramref name="route"/> as the files are now. Stats the original and every input; reads them only with <paramref name="verifyContent"/>.</summary>
-    public static CacheKey For(ArchiveRoute route, IReadOnlyList<string> mods, bool verifyContent)
+    /// <param name="folder">How the game folder is read when not by its own path: the key names every file by its shown path.</param>
+    public static CacheKey For(ArchiveRoute route, IReadOnlyList<string> mods, bool verifyContent, ShownFolder? folder = null)
     {
         var text = t_text ?? new StringBuilder();
         t_text = null; // a key made while this one is (none today) gets its own
         text.Clear();
-        AppendKey(text, route, mods, verifyContent);
-        var key = new CacheKey(route.GamePath, text);
+        AppendKey(text, route, mods, verifyContent, folder);
+        var key = new CacheKey(Shown(folder, route.GamePath), text, folder);
         if (text.Capacity <= MaxKeptChars)
             t_text = text;
         return key;
     }
 
-    private static void AppendKey(StringBuilder text, ArchiveRoute route, IReadOnlyList<string> mods, bool verifyContent)
+    // Paths by the game folder's own path (one entry however the folder is read); identities from the files read.
+    private static string Shown(ShownFolder? folder, string path) => folder is null ? path : folder.Show(path);
+
+    private static void AppendKey(StringBuilder text, ArchiveRoute route, IReadOnlyList<string> mods, bool verifyContent, ShownFolder? folder)
     {
         text.Append("archiveemu-cache ").Append(CacheFormat.Version).Append('\n');
         text.Append("format ").Append(route.Format.Name).Append('\n');
-        text.Append("route ").Append(route.GamePath).Append('\n');
+        text.Append("route ").Append(Shown(folder, route.GamePath)).Append('\n');
         if (route.Slice is { } slice)
             text.Append("slice ").Append(slice.Offset).Append('+').Append(slice.Length).Append('\n');
         text.Append("original ");
@@ -48,19 +52,19 @@ internal static class RouteKey
         {
             foreach (var companion in paired.CompanionFiles(route.GamePath)) // IMG v1's .dir: the index is read from it
             {
-                text.Append("companion ").Append(companion).Append(' ');
+                text.Append("companion ").Append(Shown(folder, companion)).Append(' ');
                 AppendIdentity(text, FileIdentity.Of(companion));
                 text.Append('\n');
             }
         }
         for (int i = 0; i < mods.Count; i++)
             text.Append("mod ").Append(i).Append(' ').Append(mods[i]).Append('\n');
-        AppendChanges(text, route, verifyContent);
+        AppendChanges(text, route, verifyContent, folder);
         // An ACB that follows its AWB, an IMG v1 .dir its .img: whatever changes the followed bytes changes its own.
         if (route.Follows is { } followed)
         {
             text.Append("follows ").Append(followed.RelativePath).Append('\n');
-            AppendKey(text, followed, mods, verifyContent);
+            AppendKey(text, followed, mods, verifyContent, folder);
             text.Append("end follows\n");
         }
         if (verifyContent)
@@ -68,7 +72,7 @@ internal static class RouteKey
     }
 
     /// <summary>The route's changes; a nested route's (docs/DESIGN.md, "Archives inside archives") at every depth, each after its entry.</summary>
-    private static void AppendChanges(StringBuilder text, ArchiveRoute route, bool verifyContent)
+    private static void AppendChanges(StringBuilder text, ArchiveRoute route, bool verifyContent, ShownFolder? folder)
     {
         foreach (var change in route.Patch.Changes)
         {
@@ -78,14 +82,14 @@ internal static class RouteKey
             if (change.Input is not { } input)
                 text.Append("delete");
             else if (input.File is { } file) // a merged Persona table: its runs are the key, as a route's inputs are
-                AppendRuns(text, file, input, verifyContent);
+                AppendRuns(text, file, input, verifyContent, folder);
             else if (input.Path is null)
                 text.Append("bytes ").Append(Convert.ToHexStringLower(XxHash3.Hash(input.Bytes.Span)));
             else
             {
                 // The identity routing took (one stat per file): a file that changes after it fails the handle
                 // pool's identity check on open, so it can never be served under this key.
-                text.Append("file ").Append(input.Path).Append(" [").Append(input.Offset).Append('+').Append(input.Length).Append("] ");
+                text.Append("file ").Append(Shown(folder, input.Path)).Append(" [").Append(input.Offset).Append('+').Append(input.Length).Append("] ");
                 AppendIdentity(text, input.Identity ?? FileIdentity.Of(input.Path));
                 if (verifyContent)
                     text.Append(" xxh3 ").Append(ContentHash(input));
@@ -99,7 +103,7 @@ internal static class RouteKey
             AppendEntryKey(text, nested.Entry);
             text.Append(" from ").Append(nested.Origin)
                 .Append(": ").Append(nested.Route.Format.Name).Append(' ').Append(nested.Route.Slice!.Offset).Append('+').Append(nested.Route.Slice.Length).Append('\n');
-            AppendChanges(text, nested.Route, verifyContent);
+            AppendChanges(text, nested.Route, verifyContent, folder);
             text.Append("end nested\n");
         }
     }
@@ -109,7 +113,7 @@ internal static class RouteKey
     /// with (a file that changes since fails its handle's identity check, as any input's), each run held in memory by its
     /// xxHash3. Not its bytes hashed whole: the key is made on every open of the archive around it; with content verification, those too.
     /// </summary>
-    private static void AppendRuns(StringBuilder text, VirtualFile file, EntryInput input, bool verifyContent)
+    private static void AppendRuns(StringBuilder text, VirtualFile file, EntryInput input, bool verifyContent, ShownFolder? folder)
     {
         text.Append("virtual ").Append(file.Length);
         foreach (var run in file.Segments)
@@ -118,7 +122,7 @@ internal static class RouteKey
             switch (run.Source)
             {
                 case FileSource source:
-                    text.Append("file ").Append(source.Path).Append(CultureInfo.InvariantCulture, $" @{run.SourceOffset} ");
+                    text.Append("file ").Append(Shown(folder, source.Path)).Append(CultureInfo.InvariantCulture, $" @{run.SourceOffset} ");
                     AppendIdentity(text, source.Identity);
                     break;
                 case MemorySource memory:

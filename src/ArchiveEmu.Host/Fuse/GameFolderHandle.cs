@@ -12,7 +12,7 @@ namespace ArchiveEmu.Host.Fuse;
 /// </summary>
 internal sealed class GameFolderHandle : IDisposable
 {
-    // A high, fixed number: the path (part of merged-cache keys) stays the same from one start to the next.
+    // A high, fixed number: the path (part of route plan keys; cache keys name the folder itself) stays the same from one start to the next.
     private const int LowestFd = 1000;
 
     private readonly Regex _fdPath;

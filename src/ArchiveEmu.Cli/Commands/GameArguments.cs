@@ -1,4 +1,5 @@
 using System.CommandLine;
+using ArchiveEmu.Cli.Profiles;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
@@ -13,13 +14,16 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class GameArguments
 {
     private readonly bool _modsRequired;
+    private readonly bool _workingFolderIsGame;
 
     public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR" };
 
     /// <param name="modsRequired">False where the game alone makes sense (<c>ls</c> of an original, to find its entries).</param>
-    public GameArguments(bool modsRequired = true)
+    /// <param name="workingFolderIsGame">True for <c>run</c>: Steam starts a game in its folder, so no --game means that folder.</param>
+    public GameArguments(bool modsRequired = true, bool workingFolderIsGame = false)
     {
         _modsRequired = modsRequired;
+        _workingFolderIsGame = workingFolderIsGame;
         Mods = new("--mod")
         {
             Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first" + (modsRequired ? "" : " (none: the original)"),
@@ -38,6 +42,9 @@ internal sealed class GameArguments
 
     public Option<string> Language { get; } = LanguageOption();
 
+    /// <summary><c>--profile NAME</c>: the saved game, mods and options (<see cref="ProfileStore"/>), under the command line's.</summary>
+    public Option<string> Profile { get; } = ProfileStore.Option();
+
     /// <summary>Adds the options (<c>--verify-content</c> only where the cache keys are computed here) and the rule that
     /// <c>--cache</c> and <c>--no-cache</c> exclude each other.</summary>
     public Command AddTo(Command command, bool verifyContent = true)
@@ -49,9 +56,10 @@ internal sealed class GameArguments
         if (verifyContent)
             command.Options.Add(VerifyContent);
         command.Options.Add(Language);
+        command.Options.Add(Profile);
         command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
-        command.Validate(result => result.Given(Game) ? null : "missing --game DIR");
-        command.Validate(result => _modsRequired && !result.Given(Mods) ? "missing --mod DIR" : null);
+        command.Validate(result => result.Given(Game) || result.Given(Profile) || _workingFolderIsGame ? null : "missing --game DIR");
+        command.Validate(result => _modsRequired && !result.Given(Mods) && !result.Given(Profile) ? "missing --mod DIR" : null);
         command.Validate(result => result.GetValue(Game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(Mods) ?? []) : null);
         return command;
     }
@@ -67,11 +75,11 @@ internal sealed class GameArguments
         bool storePlan = false)
     {
         Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
-        var (gameFolder, mods) = Choose(parse, warn);
-        var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console);
+        var (gameFolder, mods, profile) = Choose(parse, warn);
+        var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache) ?? profile?.Options.Cache, console);
         var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
         {
-            Language = GameLanguage.Choose(parse.GetValue(Language), "--language", gameFolder, warn),
+            Language = GameLanguage.Choose(parse.GetValue(Language) ?? profile?.Options.Language, "--language", gameFolder, warn),
             Cache = cache,
             VerifyContent = parse.GetValue(VerifyContent),
             Warn = warn,
@@ -86,13 +94,23 @@ internal sealed class GameArguments
     /// <summary>
     /// The game folder and the mods, in priority order and each once, that the command line asks for; what was odd about
     /// the mods goes to <paramref name="warn"/>. Every command that serves a game (build, cat, ls, mount, run) asks here.
+    /// With <c>--profile</c>, as if the profile's options were written before the command line's: <c>--game</c> given
+    /// replaces the profile's game, <c>--mod</c> given adds after (over) the profile's mods. With none of them, <c>run</c>
+    /// serves the working folder.
     /// </summary>
     public GameChoice Choose(ParseResult parse, Action<string> warn)
     {
+        var name = parse.GetValue(Profile);
+        var profile = name is null ? null : ProfileStore.Load(name);
+        var game = parse.GetValue(Game) ?? profile?.Game ?? (_workingFolderIsGame ? Environment.CurrentDirectory : parse.GetRequiredValue(Game));
+        string[] given = [.. profile?.Mods ?? [], .. parse.GetValue(Mods) ?? []];
+        // Reloaded-II (joined by the lead): reloaded = parse.GetValue(Reloaded) || profile?.Reloaded == true; reloadedDir = parse.GetValue(ReloadedDir) ?? profile?.ReloadedDir;
+        if (profile is not null && ModFolders.InsideTheGame(game, given) is { } inside)
+            throw new IOException($"{ProfileStore.PathOf(name!)}: {inside}"); // the command line's own mods were checked while parsing
         var odd = new List<string>();
-        var mods = ModFolders.Distinct(parse.GetValue(Mods) ?? [], odd);
+        var mods = ModFolders.Distinct(given, odd);
         odd.ForEach(warn);
-        return new GameChoice(parse.GetRequiredValue(Game), mods);
+        return new GameChoice(game, mods, profile);
     }
 
     /// <summary>
@@ -111,7 +129,7 @@ internal sealed class GameArguments
     }
 
     /// <summary><c>--language LANG</c>: a Localisation Framework id in any case, parsed to its spelling (<c>zh-hans</c> → <c>zh-Hans</c>).</summary>
-    private static Option<string> LanguageOption()
+    internal static Option<string> LanguageOption()
     {
         var option = CliOptions.Word("--language", "The game's language, whose FEmulator/L10N/LANG folders apply, any case "
             + "(default: the language Steam records for the game, else en)", [.. LanguageIds.Known], ignoreCase: true);
@@ -138,5 +156,5 @@ internal sealed class GameArguments
         new(folder ?? MergedFileCache.DefaultFolder(), new CacheOptions(Warn: message => console.Error.WriteLine($"archiveemu: warning: {message}")));
 }
 
-/// <summary>What a game command serves: the game folder and the mod folders, lowest priority first.</summary>
-internal sealed record GameChoice(string Game, string[] Mods);
+/// <summary>What a game command serves: the game folder and the mod folders, lowest priority first; the profile they came from (its options are the command's defaults).</summary>
+internal sealed record GameChoice(string Game, string[] Mods, Profile? Profile = null);

@@ -9,7 +9,7 @@ namespace ArchiveEmu.Cli.Commands;
 /// </summary>
 internal sealed class RunCommand : ICommand
 {
-    private readonly MountArguments _mount = new();
+    private readonly MountArguments _mount = new(run: true);
     private readonly Argument<string[]> _command = new("COMMAND")
     {
         Description = "The program to run with the game folder modded, and its arguments (after --)",

@@ -20,10 +20,13 @@ public sealed class ProfileCommandTests
     [TearDown]
     public void Restore() => _user.Dispose();
 
+    /// <summary>A path as a JSON string (on Windows its backslashes are escaped).</summary>
+    private static string Json(string path) => System.Text.Json.JsonSerializer.Serialize(path);
+
     private static string Expected(string game, string[] mods, string language = "null", string ignoreCase = "true", string cache = "null") =>
         "{\n" +
-        $"  \"game\": \"{game}\",\n" +
-        "  \"mods\": [\n" + string.Join(",\n", mods.Select(m => $"    \"{m}\"")) + "\n  ],\n" +
+        $"  \"game\": {Json(game)},\n" +
+        "  \"mods\": [\n" + string.Join(",\n", mods.Select(m => $"    {Json(m)}")) + "\n  ],\n" +
         "  \"reloaded\": false,\n" +
         "  \"reloadedDir\": null,\n" +
         "  \"options\": {\n" +
@@ -52,7 +55,7 @@ public sealed class ProfileCommandTests
         }
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         var file = Path.Combine(_user.Profiles, "p5r.json");
-        var json = Expected(Game, [Hd, Ui], language: "\"fr\"", cache: $"\"{Path.GetFullPath(CliRun.Fixture("../tmp-cache"))}\"");
+        var json = Expected(Game, [Hd, Ui], language: "\"fr\"", cache: Json(Path.GetFullPath(CliRun.Fixture("../tmp-cache"))));
         Assert.That(File.ReadAllText(file), Is.EqualTo(json));
         Assert.That(result.Out, Is.EqualTo($"saved profile p5r in {file}:\n{json}"));
         Assert.That(result.Error, Is.Empty);

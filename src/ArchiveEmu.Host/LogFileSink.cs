@@ -15,7 +15,7 @@ internal sealed class LogFileSink : ILogEventSink, IDisposable
     public const string Setting = "ArchiveEmu:LogFile";
 
     private readonly MessageTemplateTextFormatter _format = new("{Timestamp:yyyy-MM-dd HH:mm:ss.fff} {Level:u3} {Message:lj}{NewLine}{Exception}");
-    private readonly StreamWriter _writer;
+    private readonly FileStream _file;
     private readonly object _lock = new();
 
     /// <summary>The sink for the file the configuration names; one that drops everything when none is named or it cannot be opened (said on stderr).</summary>
@@ -34,16 +34,23 @@ internal sealed class LogFileSink : ILogEventSink, IDisposable
         }
     }
 
-    private LogFileSink(string path) =>
-        _writer = new StreamWriter(new FileStream(path, FileMode.Append, FileAccess.Write, FileShare.ReadWrite)) { AutoFlush = true };
+    private LogFileSink(string path) => _file = new FileStream(path, FileMode.Append, FileAccess.Write, FileShare.ReadWrite);
 
     public void Emit(LogEvent logEvent)
     {
+        var text = new StringWriter();
+        _format.Format(logEvent, text);
+        var bytes = System.Text.Encoding.UTF8.GetBytes(text.ToString());
         lock (_lock)
-            _format.Format(logEvent, _writer); // flushed per event: the file is read after a crash too
+        {
+            // .NET writes at its own position, not O_APPEND: go to the end, past the lines the CLI added meanwhile.
+            _file.Seek(0, SeekOrigin.End);
+            _file.Write(bytes);
+            _file.Flush(); // per event: the file is read after a crash too
+        }
     }
 
-    public void Dispose() => _writer.Dispose();
+    public void Dispose() => _file.Dispose();
 }
 
 /// <summary>A sink that drops every event: no log file asked for.</summary>

@@ -52,7 +52,9 @@ internal sealed class RunLog
             return;
         try
         {
-            File.AppendAllText(Path, $"{DateTime.Now:yyyy-MM-dd HH:mm:ss.fff} {line}\n");
+            // Opened at its end for each line, shared for writing as the host's sink holds it (which seeks to the end before each of its lines).
+            using var file = new StreamWriter(new FileStream(Path, FileMode.Append, FileAccess.Write, FileShare.ReadWrite));
+            file.Write($"{DateTime.Now:yyyy-MM-dd HH:mm:ss.fff} {line}\n");
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

@@ -56,9 +56,7 @@ internal sealed class RunCommand : ICommand
         }
         catch (Exception e) when (Program.IsBadInput(e))
         {
-            var reason = UsageErrors.OneLine(e.Message);
-            error($"archiveemu run: {reason}");
-            return Failed(reason, play, program, child, log, error);
+            return Failed(UsageErrors.OneLine(e.Message), said: false, play, program, child, log, error);
         }
         if (log.Path is { } file)
             hostArgs = [.. hostArgs, $"--ArchiveEmu:LogFile={file}"];
@@ -69,19 +67,23 @@ internal sealed class RunCommand : ICommand
             return Finished(program, child.Run(program, error), log);
         });
         // The host said why on stderr and in the log; the notice repeats its last error.
-        return started ? code : Failed(log.LastHostError() ?? "the mount could not be made", play, program, child, log, error);
+        return started ? code : Failed(log.LastHostError() ?? "the mount could not be made", said: true, play, program, child, log, error);
     }
 
-    /// <summary>The mount could not be made: nothing started (exit 1), or with <c>play</c> the game unmodded (its exit code).</summary>
-    private static int Failed(string reason, bool play, string[] program, ChildProgram child, RunLog log, Action<string> error)
+    /// <summary>
+    /// The mount could not be made: nothing started (exit 1), or with <c>play</c> the game unmodded (its exit code). One line
+    /// on stderr, with the reason unless the host <paramref name="said"/> it already, and where the log is.
+    /// </summary>
+    private static int Failed(string reason, bool said, bool play, string[] program, ChildProgram child, RunLog log, Action<string> error)
     {
+        var why = said ? "" : $"{reason}; ";
         if (!play)
         {
-            error($"archiveemu run: the game was not started (--on-failure stop); {log.Where}");
+            error($"archiveemu run: {why}the game was not started (--on-failure stop); {log.Where}");
             DesktopNotice.Show("ArchiveEmu: the game was not started", $"{reason}\n{Capitalised(log.Where)}", log);
             return 1;
         }
-        error($"archiveemu run: starting the game unmodded (--on-failure play); {log.Where}");
+        error($"archiveemu run: {why}starting the game unmodded (--on-failure play); {log.Where}");
         DesktopNotice.Show("ArchiveEmu: the game starts without mods", $"{reason}\n{Capitalised(log.Where)}", log);
         return Finished(program, child.Run(program, error), log);
     }

@@ -66,15 +66,13 @@ public sealed class RunFailureTests
         Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
         var log = TheLog();
         Assert.That(Path.GetFileName(log), Does.Match(@"^run-\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.\d{3}_\d+\.log$"));
-        Assert.That(result.Error, Is.EqualTo($"archiveemu run: {missing}: mod folder not found\n"
-            + $"archiveemu run: the game was not started (--on-failure stop); the log is {log}\n"));
+        Assert.That(result.Error, Is.EqualTo($"archiveemu run: {missing}: mod folder not found; the game was not started (--on-failure stop); the log is {log}\n"));
         Assert.That(File.Exists(marker), Is.False, "nothing started");
         Assert.That(Lines(log), Is.EqualTo(new[]
         {
             $"archiveemu {Program.Version} run: run --game {Game} --mod {missing} -- touch {marker}",
             $"working folder: {Environment.CurrentDirectory}",
-            $"archiveemu run: {missing}: mod folder not found",
-            $"archiveemu run: the game was not started (--on-failure stop); the log is {log}",
+            $"archiveemu run: {missing}: mod folder not found; the game was not started (--on-failure stop); the log is {log}",
             $"shown on the desktop through {_user["bin/notify-send"]}",
         }));
         Assert.That(File.ReadAllLines(_user["notified"]), Is.EqualTo(new[]
@@ -90,8 +88,7 @@ public sealed class RunFailureTests
         var result = CliRun.Run("run", "--game", Game, "--mod", missing, "--on-failure", "play", "--", "sh", "-c", "exit 5");
         Assert.That(result.ExitCode, Is.EqualTo(5), result.ToString());
         var log = TheLog();
-        Assert.That(result.Error, Is.EqualTo($"archiveemu run: {missing}: mod folder not found\n"
-            + $"archiveemu run: starting the game unmodded (--on-failure play); the log is {log}\n"));
+        Assert.That(result.Error, Is.EqualTo($"archiveemu run: {missing}: mod folder not found; starting the game unmodded (--on-failure play); the log is {log}\n"));
         Assert.That(Lines(log)[^2..], Is.EqualTo(new[] { $"shown on the desktop through {_user["bin/notify-send"]}", "sh exited with code 5" }));
         Assert.That(File.ReadAllLines(_user["notified"])[2], Is.EqualTo("ArchiveEmu: the game starts without mods"));
     }

@@ -38,10 +38,9 @@ internal sealed class RunCommand : ICommand
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var log = RunLog.Start(string.Join(' ', parse.Tokens.Select(t => t.Value)), console.Error);
+        var log = RunLog.Start(string.Join(' ', parse.Tokens.Select(t => Quoted(t.Value))), console.Error);
         var program = parse.GetRequiredValue(_command);
         bool play = parse.GetValue(_onFailure) == "play";
-        using var child = new ChildProgram(); // from here Ctrl+C and SIGTERM are the child's, also while mounting
         Action<string> error = line =>
         {
             console.Error.WriteLine(line);
@@ -50,14 +49,15 @@ internal sealed class RunCommand : ICommand
         string[] hostArgs;
         try
         {
+            hostArgs = _mount.HostArgs(parse, console, mountPoint: null);
             if (!OperatingSystem.IsLinux())
                 throw new IOException("run mounts the game folder through FUSE, which needs Linux");
-            hostArgs = _mount.HostArgs(parse, console, mountPoint: null);
         }
         catch (Exception e) when (Program.IsBadInput(e))
         {
-            return Failed(UsageErrors.OneLine(e.Message), said: false, play, program, child, log, error);
+            return Failed(UsageErrors.OneLine(e.Message), said: false, play, program, null, log, error);
         }
+        using var child = new ChildProgram(); // from here Ctrl+C and SIGTERM are the child's, also while mounting
         if (log.Path is { } file)
             hostArgs = [.. hostArgs, $"--ArchiveEmu:LogFile={file}"];
         bool started = false;
@@ -74,7 +74,7 @@ internal sealed class RunCommand : ICommand
     /// The mount could not be made: nothing started (exit 1), or with <c>play</c> the game unmodded (its exit code). One line
     /// on stderr, with the reason unless the host <paramref name="said"/> it already, and where the log is.
     /// </summary>
-    private static int Failed(string reason, bool said, bool play, string[] program, ChildProgram child, RunLog log, Action<string> error)
+    private static int Failed(string reason, bool said, bool play, string[] program, ChildProgram? child, RunLog log, Action<string> error)
     {
         var why = said ? "" : $"{reason}; ";
         if (!play)
@@ -85,7 +85,8 @@ internal sealed class RunCommand : ICommand
         }
         error($"archiveemu run: {why}starting the game unmodded (--on-failure play); {log.Where}");
         DesktopNotice.Show("ArchiveEmu: the game starts without mods", $"{reason}\n{Capitalised(log.Where)}", log);
-        return Finished(program, child.Run(program, error), log);
+        using var own = child is null ? new ChildProgram() : null; // the signals are the game's from here
+        return Finished(program, (child ?? own!).Run(program, error), log);
     }
 
     private static int Finished(string[] program, int code, RunLog log)
@@ -93,6 +94,10 @@ internal sealed class RunCommand : ICommand
         log.Write($"{program[0]} exited with code {code}");
         return code;
     }
+
+    /// <summary>An argument as a shell would need it written, so the log's command line can be run again.</summary>
+    private static string Quoted(string arg) =>
+        arg.Length > 0 && arg.All(c => char.IsAsciiLetterOrDigit(c) || "-_./:=@%+,".Contains(c)) ? arg : $"'{arg.Replace("'", "'\\''")}'";
 
     private static string Capitalised(string text) => char.ToUpperInvariant(text[0]) + text[1..];
 }

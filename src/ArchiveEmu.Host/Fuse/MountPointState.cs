@@ -57,7 +57,7 @@ internal static class MountPointState
             return $"{folder}: something is already mounted there (busy; {mounted}), not by ArchiveEmu; unmount it yourself if it should not be there";
         var server = MountServer.Find(Path.TrimEndingDirectorySeparator(Path.GetFullPath(folder)))?.ToString() ?? "its process is not one this user can see";
         return inPlace
-            ? $"{folder}: the game is already served by a running ArchiveEmu ({server}); it stays until the program it serves exits: quit that game first, then launch again"
+            ? $"{folder}: the game is already served by a running ArchiveEmu ({server}); leave it serving: it ends with that process (a run, when its game exits), then launch again"
             : $"{folder}: already mounted there (busy) by a running ArchiveEmu ({server}); mount at another empty folder, or use that mount";
     }
 

@@ -136,7 +136,7 @@ public sealed class RunUnderSteamTests
         var line = output.Split('\n').Single(l => l.Contains(" ERR "));
         Assert.That(line, Does.Match(
             $@" ERR archiveemu-host: {_game.Game}: the game is already served by a running ArchiveEmu \(process {first.Id} \(dotnet exec \S+archiveemu\.dll run --mod .*\), "
-            + @"since (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\); it stays until the program it serves exits: quit that game first, then launch again$"));
+            + @"since (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\); leave it serving: it ends with that process \(a run, when its game exits\), then launch again$"));
         var started = DateTime.Parse(System.Text.RegularExpressions.Regex.Match(line, @"since ([0-9: -]+)\)").Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
         Assert.That(started, Is.InRange(since.AddSeconds(-70), since), "when the first run started");
 

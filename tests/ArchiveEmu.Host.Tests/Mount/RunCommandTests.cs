@@ -57,7 +57,6 @@ public sealed partial class RunCommandTests
         foreach (var arg in (string[])["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "run", "--game", _game.Game,
                      "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--log-level", "Warning", "--", .. command])
             info.ArgumentList.Add(arg);
-        info.Environment["XDG_STATE_HOME"] = Path.Combine(_game.Root, "state"); // run's logs, never the user's
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())
             info.Environment[name] = value;
         var run = Process.Start(info)!;

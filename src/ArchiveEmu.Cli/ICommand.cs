@@ -8,7 +8,7 @@ internal interface ICommand
     /// <summary>The word after <c>archiveemu</c>.</summary>
     string Name { get; }
 
-    /// <summary>One line of usage, shown after a usage error (the same as in the README).</summary>
+    /// <summary>One line of usage, shown after a usage error (the same as in docs/USAGE.md).</summary>
     string Usage { get; }
 
     /// <summary>

@@ -29,6 +29,7 @@ public static class Program
         new UnmountCommand(),
         new ProfileCommand(),
         new BenchCommand(),
+        new DoctorCommand(),
     ];
 
     public static int Main(string[] args) => Run(args, CliConsole.System);

@@ -7,12 +7,12 @@ namespace ArchiveEmu.Host;
 /// </summary>
 public static class ProgramSearch
 {
-    /// <summary>The full path of <paramref name="name"/> from PATH; a name holding '/' is returned as it is; null when not found.</summary>
-    public static string? OnPath(string name)
+    /// <summary>The full path of <paramref name="name"/> from PATH (or <paramref name="searchPath"/>); a name holding '/' is returned as it is; null when not found.</summary>
+    public static string? OnPath(string name, string? searchPath = null)
     {
         if (name.Contains('/'))
             return name;
-        foreach (var folder in (Environment.GetEnvironmentVariable("PATH") ?? "/usr/local/bin:/usr/bin:/bin").Split(':'))
+        foreach (var folder in (searchPath ?? Environment.GetEnvironmentVariable("PATH") ?? "/usr/local/bin:/usr/bin:/bin").Split(':'))
         {
             if (folder.Length == 0 || !Path.IsPathRooted(folder)) // an empty or relative entry means the current folder: skipped
                 continue;

@@ -15,6 +15,9 @@ public static class CiMachine
     /// <summary>Lets the test run when <paramref name="missingReason"/> is null; else fails it on CI's machine and skips it elsewhere.</summary>
     public static void Require(string? missingReason) => Require(missingReason, IsCi);
 
+    /// <summary>Lets the test run as root; else skips it, saying <paramref name="why"/> it needs root (fails it on CI's machine, which is root).</summary>
+    public static void RequireRoot(string why) => Require(Environment.UserName == "root" ? null : $"needs root: {why}");
+
     public static void Require(string? missingReason, bool onCi)
     {
         if (missingReason is null)

@@ -27,7 +27,7 @@ internal sealed class BuildCommand : ICommand
     private readonly Option<bool> _json = new("--json") { Description = "Write the report as JSON on stdout" };
 
     public string Name => "build";
-    public string Usage => $"archiveemu build --game DIR --mod DIR [--mod DIR…] [--merge [{string.Join('|', PolicyWords.MergePolicies)}]] [--cache DIR | --no-cache] "
+    public string Usage => $"archiveemu build --game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) [--merge [{string.Join('|', PolicyWords.MergePolicies)}]] [--cache DIR | --no-cache] "
         + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--verify-content] [--language LANG] [--max-archive-size N] [--max-injected-size N] [--json]";
 
     public Command Define(CliConsole console)
@@ -49,7 +49,8 @@ internal sealed class BuildCommand : ICommand
 
         var clock = Stopwatch.StartNew();
         var warnings = new List<string>();
-        var game = _game.Open(parse, console, warnings, ParseCompression(parse.GetValue(_compress)), storePlan: true);
+        GameChoice? choice = null;
+        var game = _game.Open(parse, console, warnings, ParseCompression(parse.GetValue(_compress)), storePlan: true, chosen: c => choice = c);
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         double routeMs = clock.Elapsed.TotalMilliseconds;
@@ -68,7 +69,10 @@ internal sealed class BuildCommand : ICommand
             }
         }
         // Decided once per build, for the cache folder, when the first archive is merged (auto probes the device and LZ4).
-        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, game.CompressionIfDecided, failures, warnings);
+        var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, game.CompressionIfDecided, failures, warnings)
+        {
+            Reloaded = choice?.Reloaded,
+        };
         if (parse.GetValue(_json))
             summary.WriteJson(console.Out);
         else

@@ -3,6 +3,7 @@ using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Setups.ReloadedII;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -17,6 +18,9 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         public const string ModHint = "a mod changes what the archive does not have? check the mod's files";
     }
 
+    /// <summary>The Reloaded-II setup the mods came from: the mods taken in order and the ones skipped are listed first.</summary>
+    public ReloadedSetup? Reloaded { get; init; }
+
     public sealed record Archive(ArchiveRoute Route, int Entries, long SizeBefore, long SizeAfter, int Replaced, int Added, int Deleted,
         long FromOriginal, long FromLoose, long Generated, double BuildMs, bool LayoutFromCache,
         MergeDecision Decision, string CacheState, MergedExtent? Merged, double MergeMs)
@@ -29,6 +33,8 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         var plan = game.Plan;
         o.WriteLine($"routes resolved in {routeMs:F1} ms: {plan.Archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
         o.WriteLine($"language: {game.Setup.Language}");
+        foreach (var line in Reloaded?.ReportLines() ?? [])
+            o.WriteLine(line);
         if (game.Cache is { } cache)
             o.WriteLine($"cache {cache.Folder}; storage under the game folder: {storage.Describe()}");
         if (compression is not null)
@@ -134,6 +140,12 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
             warnings,
             mods = plan.ModReports.Select(m => new { mod = m.Mod, layout = m.Layout, applied = m.Applied, languages = m.Languages }),
             not_applied = plan.NotApplied.Select(n => new { mod = n.Mod, folder = n.Folder, files = n.Files, reason = n.Reason, quiet = n.Quiet }),
+            reloaded = Reloaded is { } r ? new
+            {
+                setup = r.Location.Folder, found = r.Location.HowFound, app = r.App.Id, mods_folder = r.Folders.Mods,
+                taken = r.Taken.Select(t => new { id = t.Mod.Id, name = t.Mod.Name, version = t.Mod.Version, folder = t.Mod.Folder, needed_by = t.NeededBy }),
+                skipped = r.Skipped.Select(k => new { id = k.Id, title = k.Title, folder = k.Folder, reason = k.Reason }),
+            } : null,
         };
         o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
     }

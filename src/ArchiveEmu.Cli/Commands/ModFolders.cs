@@ -20,6 +20,30 @@ internal static class ModFolders
         return null;
     }
 
+    /// <summary>
+    /// The usage error for a mod folder that holds several Reloaded-II mods (a folder without a ModConfig.json of its own, with
+    /// ModConfig.json files one or two folders down, as in Reloaded-II's Mods/ with its grouping folders), or null: served as one
+    /// mod, their ModConfig.json files became new game files, in no load order.
+    /// </summary>
+    public static string? SeveralMods(IReadOnlyList<string> mods)
+    {
+        foreach (var mod in mods.Where(Directory.Exists))
+        {
+            if (HasConfig(mod))
+                continue;
+            var inside = Directory.EnumerateDirectories(mod).SelectMany(d => Directory.EnumerateDirectories(d).Prepend(d))
+                .Where(HasConfig).Order(StringComparer.Ordinal).ToList();
+            if (inside.Count > 0)
+                return $"--mod {mod} holds {(inside.Count == 1 ? "a Reloaded-II mod" : $"{inside.Count} Reloaded-II mods")} in subfolders "
+                    + $"({string.Join(", ", inside.Take(3).Select(d => Path.GetRelativePath(mod, d)))}{(inside.Count > 3 ? ", …" : "")}), not one mod; "
+                    + "use --reloaded or --reloaded-dir PATH for a Reloaded-II setup, or one --mod per mod folder";
+        }
+        return null;
+    }
+
+    private static bool HasConfig(string folder) =>
+        Directory.EnumerateFiles(folder, "ModConfig.json", new EnumerationOptions { MatchCasing = MatchCasing.CaseInsensitive, IgnoreInaccessible = true }).Any();
+
     /// <summary>The mods in priority order, each once (at its last position), and what was odd about them.</summary>
     public static string[] Distinct(IReadOnlyList<string> mods, List<string> warnings)
     {

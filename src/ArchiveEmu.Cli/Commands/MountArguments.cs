@@ -27,7 +27,7 @@ internal sealed class MountArguments
     }
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
-    public static readonly string Usage = $"(--game DIR --mod DIR [--mod DIR…] | --profile NAME) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
+    public static readonly string Usage = $"(--game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) | --profile NAME [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
         + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--language LANG] [--ignore-case | --case-sensitive] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
     public static Option<string> MergeOption() => CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
@@ -65,8 +65,11 @@ internal sealed class MountArguments
     /// </summary>
     public string[] HostArgs(ParseResult parse, CliConsole console, string? mountPoint)
     {
-        var (game, mods, profile) = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
-        var saved = profile?.Options; // the profile's options, under the command line's
+        var choice = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
+        foreach (var line in choice.Reloaded?.ReportLines() ?? []) // where the Reloaded-II setup was found and which mods it gives
+            console.Error.WriteLine($"archiveemu: {line}");
+        var (game, mods) = choice;
+        var saved = choice.Profile?.Options; // the profile's options, under the command line's
         foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((game, "game")))
             if (!Directory.Exists(folder) && !(what == "game" && mountPoint is null && IsDeadMount(folder)))
                 throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");

@@ -10,7 +10,7 @@ namespace ArchiveEmu.Cli.Commands;
 internal sealed class ProfileCommand : ICommand
 {
     public string Name => "profile";
-    public string Usage => "archiveemu profile save NAME --game DIR [--mod DIR…] [--reloaded] [--reloaded-dir DIR] [--cache DIR] [--merge auto|always|never] "
+    public string Usage => "archiveemu profile save NAME --game DIR [--mod DIR…] [--reloaded] [--reloaded-dir PATH] [--cache DIR] [--merge auto|always|never] "
         + "[--compress auto|lz4|none] [--language LANG] [--case-sensitive] | ls | show NAME | rm NAME";
 
     public Command Define(CliConsole console)

@@ -14,7 +14,7 @@ internal sealed class ProfileSave
     private readonly Option<string> _game = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR" };
     private readonly Option<string[]> _mods = new("--mod") { Description = "A mod folder; repeat for more, lowest priority first", HelpName = "DIR", Arity = ArgumentArity.OneOrMore };
     private readonly Option<bool> _reloaded = new("--reloaded") { Description = "Take the mods from the Reloaded-II setup found for the game" };
-    private readonly Option<string> _reloadedDir = new("--reloaded-dir") { Description = "Take the mods from the Reloaded-II configuration folder DIR (holding ReloadedII.json) or a portable Reloaded-II folder", HelpName = "DIR" };
+    private readonly Option<string> _reloadedDir = new("--reloaded-dir") { Description = "Take the mods from the Reloaded-II setup in this folder (the one holding ReloadedII.json, or a portable one holding Apps/ and Mods/)", HelpName = "PATH" };
     private readonly Option<string> _cache = new("--cache") { Description = "The merged file cache folder (default: ~/.cache/archiveemu)", HelpName = "DIR" };
     private readonly Option<string> _merge = MountArguments.MergeOption();
     private readonly Option<string> _compress = MountArguments.CompressOption();
@@ -30,7 +30,7 @@ internal sealed class ProfileSave
         };
         command.Validate(result => result.Given(_game) ? null : "missing --game DIR");
         command.Validate(result => result.Given(_mods) || result.GetValue(_reloaded) || result.Given(_reloadedDir)
-            ? null : "missing --mod DIR (or --reloaded, or --reloaded-dir DIR)");
+            ? null : "missing --mod DIR (or --reloaded, or --reloaded-dir PATH)");
         command.Validate(result => result.GetValue(_ignoreCase) && result.GetValue(_caseSensitive) ? "--ignore-case and --case-sensitive contradict each other" : null);
         command.Validate(result => result.GetValue(_game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(_mods) ?? []) : null);
         return command.Runs(parse => Save(parse, console));

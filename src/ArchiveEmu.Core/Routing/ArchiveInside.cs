@@ -84,7 +84,7 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
 
     /// <summary>
     /// The entries by name; null when the original cannot be read: its paths are then entry names, as before archives
-    /// inside archives, and building it reports the damage beside the other archives (`archiveemu build`: README, "failed").
+    /// inside archives, and building it reports the damage beside the other archives (`archiveemu build`: docs/USAGE.md, "failed").
     /// </summary>
     private Dictionary<string, ArchiveEntry>? Names
     {

@@ -10,16 +10,16 @@ internal static unsafe partial class LibFuse
 {
     public const string Library = "libfuse3.so.3";
 
-    /// <summary>Whether libfuse3 can be loaded here, and if not, why.</summary>
-    public static string? Unavailable()
+    /// <summary>Whether libfuse3 (<paramref name="library"/>: another name only in tests) can be loaded here, and if not, why.</summary>
+    public static string? Unavailable(string library = Library)
     {
-        if (!NativeLibrary.TryLoad(Library, out var handle))
-            return $"{Library} not found: install libfuse3 (Debian/Ubuntu: apt-get install fuse3 libfuse3-3)";
+        if (!NativeLibrary.TryLoad(library, out var handle))
+            return $"{library} not found: install libfuse3 (Debian/Ubuntu: apt-get install fuse3 libfuse3-3)";
         try
         {
             foreach (var symbol in new[] { "fuse_new_31", "fuse_loop_mt_312", "fuse_loop_cfg_create", "fuse_invalidate_path" })
                 if (!NativeLibrary.TryGetExport(handle, symbol, out _))
-                    return $"{Library} lacks {symbol}: libfuse 3.12 or newer is needed";
+                    return $"{library} lacks {symbol}: libfuse 3.12 or newer is needed";
         }
         finally
         {

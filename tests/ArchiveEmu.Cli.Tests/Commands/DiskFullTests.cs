@@ -16,11 +16,9 @@ public sealed class DiskFullTests
     {
         _dir = new TempDirectory("diskfull");
         _small = Directory.CreateDirectory(_dir["small"]).FullName;
-        if (Environment.UserName != "root" || !File.Exists("/bin/mount"))
-            Assert.Ignore("needs root and mount(8) for a size-limited tmpfs");
-        var mount = ExternalTool.Run("/bin/mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", _small);
-        if (mount.ExitCode != 0)
-            Assert.Ignore($"could not mount a tmpfs: {mount.StdErr.Trim()}");
+        CiMachine.RequireRoot("mount(8) of a size-limited tmpfs");
+        var mount = ExternalTool.Run("mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", _small);
+        CiMachine.Require(mount.ExitCode == 0 ? null : $"could not mount a tmpfs: {mount.StdErr.Trim()}");
     }
 
     [TearDown]

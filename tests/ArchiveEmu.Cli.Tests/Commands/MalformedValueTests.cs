@@ -39,7 +39,7 @@ public sealed class MalformedValueTests
     }
 
     // A profile NAME is checked for its letters only: any other name is a profile that may not exist (bad input, exit 1).
-    private static bool TakesAPath(Option option) => option.HelpName is "DIR" or "FILE" or "NAME";
+    private static bool TakesAPath(Option option) => option.HelpName is "DIR" or "FILE" or "PATH" or "NAME";
 
     private static bool IsFlag(Option option) => option is Option<bool> or HelpOption or VersionOption;
 
@@ -89,6 +89,6 @@ public sealed class MalformedValueTests
             Assert.That(result.Error, Does.Not.Contain(" at "));
             tried++;
         }
-        Assert.That(tried, Is.EqualTo(6), "build, cat, ls, mount, run and profile save take --game");
+        Assert.That(tried, Is.EqualTo(7), "build, cat, ls, mount, run, doctor and profile save take --game");
     }
 }

@@ -38,8 +38,7 @@ public sealed class ProgressBarTests
     [Test]
     public void ARealPseudoTerminal_GetsTheBar_AndAPipeDoesNot()
     {
-        if (!File.Exists("/usr/bin/script"))
-            Assert.Ignore("util-linux `script` is not installed: no pseudo-terminal to run the CLI on");
+        ExternalTool.Require("script"); // util-linux's, for a pseudo-terminal to run the CLI on
         var command = string.Join(' ', new[] { "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll") }
             .Concat(_buildArgs).Select(Quote));
         var onTerminal = ExternalTool.Run("/usr/bin/script", "-qec", command, "/dev/null");

@@ -99,7 +99,7 @@ public sealed class ProfileCommandTests
     {
         var result = CliRun.Run("profile", "save", "p", "--game", Game);
         Assert.That(result.ExitCode, Is.EqualTo(2), result.ToString());
-        Assert.That(result.Error.Split('\n')[0], Is.EqualTo("archiveemu profile save: missing --mod DIR (or --reloaded, or --reloaded-dir DIR)"));
+        Assert.That(result.Error.Split('\n')[0], Is.EqualTo("archiveemu profile save: missing --mod DIR (or --reloaded, or --reloaded-dir PATH)"));
     }
 
     [Test]

@@ -17,6 +17,7 @@ public sealed partial class FolderDependencyTests
         ["Tables"] = ["Formats", "VirtualFiles", "Interop"],
         ["Serving"] = ["Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
         ["Api"] = ["Serving", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
+        ["Setups"] = ["Routing", "Interop"],
     };
 
     [GeneratedRegex(@"ArchiveEmu\.Core\.(?<folder>[A-Z][A-Za-z]+)\b")]

@@ -51,6 +51,9 @@ public sealed class FormatFuzzTests
         TestContext.Out.WriteLine($"fuzz {formatName}: {Cases} cases, {accepted} read and built ({compared} of them read by the independent reader too, " +
                                   $"{entries} entries compared in both builds), {refused} refused with a clear error, {findings.Count} findings");
         Assert.That(findings, Is.Empty, string.Join("\n", findings.Take(20)));
+        // A run whose mutants the independent reader never read compared nothing: that is no check at all.
+        Assert.That(compared, Is.GreaterThan(0), $"the independent reader read no mutant of {formatName}");
+        Assert.That(entries, Is.GreaterThan(0), $"no entry of a {formatName} mutant was compared");
     }
 
     // All of a run's files in one call per format (one Python start-up for hundreds of files); returns how many mutants

@@ -57,6 +57,7 @@ public sealed class ImgV1PairFuzzTests
         }
         TestContext.Out.WriteLine($"fuzz img-v1: {Cases} cases, {accepted} read and built ({compared} read by the independent reader too), {findings.Count} findings");
         Assert.That(findings, Is.Empty, string.Join("\n", findings.Take(20)));
+        Assert.That(compared, Is.GreaterThan(0), "the independent reader compared no mutant pair: that is no check at all");
     }
 
     [Test]

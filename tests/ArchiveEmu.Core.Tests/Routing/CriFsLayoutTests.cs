@@ -45,6 +45,32 @@ public sealed class CriFsLayoutTests
     }
 
     [Test]
+    public void APathTwoCpksHold_IsReplacedInBoth_NotOnlyTheFirst()
+    {
+        // data.cpk gets the path EN.CPK has too: the hook binds a path, so every CPK that holds it reads the mod's file.
+        _dir.Write("game/data/data.cpk", CpkTestWriter.WriteNamed([new("battle", "tex.dds", Tex), new("ui", "x.bin", Zz)]));
+        var ui = _dir.Write("mod/CRIFsV2Hook/CPK/any/UI/X.BIN", TestData.Random(16, 77));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Archives.Select(a => a.RelativePath), Is.EqualTo(new[] { "data/EN.CPK", "data/data.cpk" }));
+        AssertCpk("data/EN.CPK", ("BUTTON/BUTTON_XBOX.PAK", Button), ("ui/x.bin", File.ReadAllBytes(ui)));
+        AssertCpk("data/data.cpk", ("battle/tex.dds", Tex), ("ui/x.bin", File.ReadAllBytes(ui)));
+    }
+
+    [Test]
+    public void ACpkWhoseIndexCannotBeRead_IsNotSearched_TheOthersStillAre()
+    {
+        // The header packet reads (a named CPK), the TOC at 0x800 is cut off: the path it would hold goes to EN.CPK alone.
+        var whole = CpkTestWriter.WriteNamed([new("ui", "x.bin", Zz)]);
+        _dir.Write("game/data/broken.cpk", whole.AsSpan(0, 0x800).ToArray());
+        var ui = _dir.Write("mod/CRIFsV2Hook/CPK/any/ui/x.bin", TestData.Random(17, 55));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Archives.Select(a => a.RelativePath), Is.EqualTo(new[] { "data/EN.CPK" }));
+        AssertCpk("data/EN.CPK", ("BUTTON/BUTTON_XBOX.PAK", Button), ("ui/x.bin", File.ReadAllBytes(ui)));
+    }
+
+    [Test]
     public void APathNoCpkHolds_GoesIntoTheCpkTheFolderIsNamedAfter_ElseAWarning()
     {
         var added = _dir.Write("mod/CRIFsV2Hook/CPK/en/new/file.bin", TestData.Random(9, 333));

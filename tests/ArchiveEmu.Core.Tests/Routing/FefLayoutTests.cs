@@ -107,6 +107,26 @@ public sealed class FefLayoutTests
     }
 
     [Test]
+    public void Resolve_WithinOneMod_ARedirectorPathWinsAnEntry_OverTheLongestFemulatorRoute()
+    {
+        var redirected = _dir.Write("a/Redirector/English/Sound.afs/3.adx", [1]);
+        _dir.Write("a/FEmulator/AFS/English/Sound.afs/3.adx", [2]);
+        var plan = Resolve("a");
+        var change = plan.FindArchive("English/Sound.afs")!.Patch.Changes.Single();
+        Assert.That((change.Input!.Path, change.Rule), Is.EqualTo((redirected, ModRules.Redirector)));
+        Assert.That(plan.Conflicts, Is.Empty);
+    }
+
+    [TestCase("FEmulator/AFS/English/Sound.afs", "English/Sound.afs")]
+    [TestCase("FEmulator/AWB/bgm.awb", "data/bgm.awb")]
+    public void Resolve_FefHasNoDeletion_ADotDelFileReplacesItsEntry(string route, string archive)
+    {
+        var del = _dir.Write($"a/{route}/5.del", [7]);
+        var change = Resolve("a").FindArchive(archive)!.Patch.Changes.Single();
+        Assert.That((change.Key, change.IsDelete, change.Input?.Path), Is.EqualTo((EntryKey.ByIndex(5), false, del)));
+    }
+
+    [Test]
     public void Resolve_TwoModsForOneEntry_TheLaterWins_AndTheConflictNamesEachRule()
     {
         _dir.Write("a/English/Sound.afs/3.adx", [1]);
@@ -260,6 +280,37 @@ public sealed class FefLayoutTests
         // Issue 31: reported as not applied, one line per folder, with the mod's metadata left out.
         var notApplied = string.Join("\n", plan.NotApplied.Select(n => n.Line));
         Assert.That(notApplied, Does.Contain("README.md").And.Contain("data/").And.Not.Contain("Preview.png").And.Not.Contain("ModConfig.json"));
+    }
+
+    [Test]
+    public void Resolve_ReloadedLayout_EveryFileModConfigNames_IsTheModsMetadata_NotReportedAsNotApplied()
+    {
+        // Reloaded-II's ModConfig fields that name files of the mod, and the update metadata's default name.
+        string[] fields = ["ModIcon", "ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64", "ReleaseMetadataFileName"];
+        var config = string.Join(", ", fields.Select(f => $"\"{f}\": \"{f}.bin\""));
+        _dir.Write("a/ModConfig.json", Encoding.UTF8.GetBytes($$"""{ "ModId": "x", {{config}} }"""));
+        foreach (var field in fields)
+            _dir.Write($"a/{field}.bin", [1]);
+        _dir.Write("a/Sewer56.Update.ReleaseMetadata.json", [2]);
+        _dir.Write("a/stray.txt", [3]);
+        _dir.Write("a/FEmulator/AFS/Sound.afs/1.adx", [4]);
+        var plan = Resolve("a");
+        Assert.That(plan.Overrides, Is.Empty);
+        var notApplied = plan.NotApplied.Single().Line;
+        Assert.That(notApplied, Does.Contain("stray.txt"));
+        foreach (var name in fields.Select(f => $"{f}.bin").Append("Sewer56.Update.ReleaseMetadata.json"))
+            Assert.That(notApplied, Does.Not.Contain(name));
+    }
+
+    [Test]
+    public void Resolve_ALayoutFolderSpelledTwiceInDifferentCase_IsReadThroughTheFirstInOrdinalOrder_TheOtherNotApplied()
+    {
+        var first = _dir.Write("a/FEmulator/AFS/English/Sound.afs/1.adx", [1]);
+        _dir.Write("a/femulator/AFS/English/Sound.afs/2.adx", [2]);
+        var plan = Resolve("a");
+        var change = plan.FindArchive("English/Sound.afs")!.Patch.Changes.Single();
+        Assert.That((change.Key, change.Input!.Path), Is.EqualTo((EntryKey.ByIndex(1), first)));
+        Assert.That(plan.NotApplied.Single().Line, Does.Contain("femulator/"));
     }
 
     [Test]

@@ -23,8 +23,8 @@ public sealed class InPlaceAsUserTests
         LibFuseProbe.RequireFuse();
         if (Environment.UserName != "root")
             Assert.Ignore("running as a normal user already: the libfuse fixtures of InPlaceMountTests and InPlaceRecoveryTests are this case");
-        if (!File.Exists("/usr/bin/setpriv") || !File.Exists("/usr/bin/fusermount3"))
-            Assert.Ignore("needs setpriv (to run the host as another user) and fusermount3");
+        ExternalTool.Require("setpriv"); // to run the host as another user
+        ExternalTool.Require("fusermount3");
         _game = new SampleGame();
         var chown = ExternalTool.Run("chown", "-R", $"{Nobody}:{Nobody}", _game.Root);
         Assert.That(chown.ExitCode, Is.Zero, chown.ToString());

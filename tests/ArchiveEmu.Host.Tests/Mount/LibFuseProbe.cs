@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Host.Tests.Mount;
 
@@ -15,11 +16,11 @@ internal static class LibFuseProbe
         return null;
     }
 
-    /// <summary>Set (to 1) where mounting must work, as in CI: a test that would skip for want of FUSE fails instead.</summary>
+    /// <summary>Set (to 1) where mounting must work: a test that would skip for want of FUSE fails instead (so does ARCHIVEEMU_CI=1, <see cref="CiMachine"/>).</summary>
     public const string RequiredVariable = "ARCHIVEEMU_REQUIRE_FUSE";
 
     /// <summary>Skips the calling test (printing why) when mounting is impossible here; fails it instead where <see cref="RequiredVariable"/> is set.</summary>
-    public static void RequireFuse() => Require(MissingReason(), Environment.GetEnvironmentVariable(RequiredVariable) == "1");
+    public static void RequireFuse() => Require(MissingReason(), Environment.GetEnvironmentVariable(RequiredVariable) == "1" || CiMachine.IsCi);
 
     /// <summary>
     /// <see cref="RequireFuse"/>, and for the "kernel" transport (the host speaking the FUSE protocol itself) root too:
@@ -28,8 +29,8 @@ internal static class LibFuseProbe
     public static void RequireTransport(string fuse)
     {
         RequireFuse();
-        if (fuse == "kernel" && Environment.UserName != "root")
-            Assert.Ignore("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+        if (fuse == "kernel")
+            CiMachine.RequireRoot("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
     }
 
     internal static void Require(string? missingReason, bool required)

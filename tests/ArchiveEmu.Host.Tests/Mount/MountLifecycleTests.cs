@@ -157,8 +157,8 @@ public sealed class MountLifecycleTests
     {
         if (Environment.UserName != "root")
             Assert.Ignore("running as a normal user, every other mount test is already this case");
-        if (!File.Exists("/usr/bin/setpriv") || !File.Exists("/usr/bin/fusermount3"))
-            Assert.Ignore("needs setpriv (to run the host as another user) and fusermount3");
+        ExternalTool.Require("setpriv"); // to run the host as another user
+        ExternalTool.Require("fusermount3");
         var expected = _game.VisibleFiles.ToDictionary(f => f, f => _game.Write($"expected/{f.Replace('/', '_')}", _game.Cat(f)));
         var chown = ExternalTool.Run("chown", "-R", "65534:65534", _game.Root);
         Assert.That(chown.ExitCode, Is.Zero, chown.ToString());

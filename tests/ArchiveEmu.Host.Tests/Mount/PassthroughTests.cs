@@ -18,8 +18,7 @@ public sealed class PassthroughTests
     public void CreateGame()
     {
         LibFuseProbe.RequireFuse();
-        if (Environment.UserName != "root")
-            Assert.Ignore("passthrough needs the host's own FUSE protocol, which mounts with mount(2) as root");
+        CiMachine.RequireRoot("passthrough needs the host's own FUSE protocol, which mounts with mount(2) as root");
         _game = new SampleGame();
     }
 

@@ -8,8 +8,8 @@ namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
 /// Issue 19, <c>archiveemu run … -- COMMAND</c>: a real child program started in the game folder reads the game path
-/// (modded, as <c>cat</c> of a copy says), gets stdin and the environment, and its exit code is archiveemu's; SIGTERM to
-/// archiveemu reaches the child, and the mount is gone once archiveemu has exited.
+/// (modded, as <c>cat</c> of a copy says), gets stdin and the environment, and its exit code is archiveemu's; SIGTERM, SIGINT, SIGHUP and SIGQUIT to
+/// archiveemu reach the child, which still reads the modded game, and the mount is gone once archiveemu has exited.
 /// </summary>
 [NonParallelizable]
 public sealed partial class RunCommandTests
@@ -73,6 +73,9 @@ public sealed partial class RunCommandTests
             run.Kill(entireProcessTree: true);
             Assert.Fail($"archiveemu run still running after {timeout.TotalSeconds} s");
         }
+        // A child still holding the pipes after archiveemu exited outlived it: a failure, not a hang.
+        if (!Task.WaitAll([output, error], TimeSpan.FromSeconds(10)))
+            Assert.Fail($"archiveemu exited ({run.ExitCode}) but its child still runs");
         return (run.ExitCode, output.Result, error.Result);
     }
 
@@ -98,20 +101,38 @@ public sealed partial class RunCommandTests
             Is.EqualTo(Sha256(File.ReadAllBytes(Path.Combine(_original, "data/textures.afs")))), "the original, untouched");
     }
 
-    [Test]
-    public void SigtermToArchiveemu_ReachesTheChild_ThenTheMountIsGone()
+    [TestCase(15, "TERM")]
+    [TestCase(2, "INT")]
+    [TestCase(1, "HUP")]
+    [TestCase(3, "QUIT")]
+    public void ASignalToArchiveemu_ReachesTheChild_WhichStillReadsTheModdedGame_ThenTheMountIsGone(int signal, string name)
     {
-        var run = StartRun(null, "sh", "-c", "trap 'echo child got TERM; exit 3' TERM; echo ready; while :; do sleep 0.1; done");
+        var expected = Sha256(_game.Cat("data/textures.afs", _original));
+        // The child reads the game folder after the signal: the mount stays until the command exits.
+        var run = StartRun(null, "sh", "-c",
+            $"trap 'echo child got {name}; sha256sum < data/textures.afs; exit 3' {name}; echo ready $$; while :; do sleep 0.1; done");
         var first = run.StandardOutput.ReadLineAsync();
-        if (!first.Wait(TimeSpan.FromSeconds(60)) || first.Result != "ready")
+        if (!first.Wait(TimeSpan.FromSeconds(60)) || first.Result?.StartsWith("ready ", StringComparison.Ordinal) != true)
         {
             run.Kill(entireProcessTree: true);
             Assert.Fail($"the child never started: {run.StandardError.ReadToEnd()}");
         }
+        int child = int.Parse(first.Result![6..], System.Globalization.CultureInfo.InvariantCulture);
         Assert.That(MountPointState.IsMounted(_game.Game), Is.True, "mounted before the child starts");
-        Assert.That(Kill(run.Id, 15), Is.Zero);
-        var (code, output, error) = Finish(run, TimeSpan.FromSeconds(15));
-        Assert.That(output, Does.Contain("child got TERM"), error);
+        Assert.That(Kill(run.Id, signal), Is.Zero);
+        (int code, string output, string error) result;
+        try
+        {
+            result = Finish(run, TimeSpan.FromSeconds(15));
+        }
+        finally
+        {
+            Kill(child, 9); // a child archiveemu left behind (a signal that killed archiveemu instead) must not outlive the test
+        }
+        var (code, output, error) = result;
+        var lines = output.Split('\n');
+        Assert.That(lines[0], Is.EqualTo($"child got {name}"), error);
+        Assert.That(lines[1], Does.StartWith(expected), $"the modded archive, still mounted after the signal\n{error}");
         Assert.That(code, Is.EqualTo(3), $"{output}\n{error}");
         Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
     }
@@ -140,18 +161,19 @@ public sealed partial class RunCommandTests
     [Test]
     public void UnderSudo_TheChildRunsAsTheCallingUser()
     {
-        if (Environment.UserName != "root")
-            Assert.Ignore("sudo's rule applies to a run as root");
-        if (!File.Exists("/usr/bin/setpriv"))
-            Assert.Ignore("needs setpriv");
+        CiMachine.RequireRoot("sudo's rule applies to a run as root");
+        ExternalTool.Require("setpriv");
         var run = StartRun(new Dictionary<string, string> { ["SUDO_UID"] = "65534", ["SUDO_GID"] = "65534", ["SUDO_USER"] = "nobody" },
-            "sh", "-c", "echo \"$(id -u) $(id -g) $USER\"; sha256sum < data/textures.afs");
+            "sh", "-c", "echo \"$(id -u) $(id -g) $USER\"; echo \"$(id -G)|$HOME|$LOGNAME\"; sha256sum < data/textures.afs");
         run.StandardInput.Close();
         var (code, output, error) = Finish(run, TimeSpan.FromSeconds(60));
         Assert.That(code, Is.Zero, $"{output}\n{error}");
         var lines = output.Split('\n');
         Assert.That(lines[0], Is.EqualTo("65534 65534 nobody"), error);
-        Assert.That(lines[1], Does.StartWith(Sha256(_game.Cat("data/textures.afs", _original))), $"the user reads the root-made mount (allow_other)\n{error}");
+        // The user's own groups, home and login name, as the system's account database gives them (id, getent: not ours).
+        var home = ExternalTool.Run("getent", "passwd", "nobody").StdOut.Trim().Split(':')[5];
+        Assert.That(lines[1], Is.EqualTo($"{ExternalTool.Run("id", "-G", "nobody").StdOut.Trim()}|{home}|nobody"), error);
+        Assert.That(lines[2], Does.StartWith(Sha256(_game.Cat("data/textures.afs", _original))), $"the user reads the root-made mount (allow_other)\n{error}");
     }
 
     [System.Runtime.InteropServices.LibraryImport("libc", EntryPoint = "kill")]

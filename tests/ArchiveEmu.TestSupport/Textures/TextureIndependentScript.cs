@@ -158,10 +158,6 @@ print(json.dumps(txd() if kind == 'txd' else spd(), sort_keys=True))
 
     private static ToolResult RunRaw(string kind, string path)
     {
-        bool found = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator)
-            .Any(dir => dir.Length > 0 && File.Exists(Path.Combine(dir, "python3")));
-        if (!found)
-            Assert.Ignore("python3 is not installed: the third-opinion texture reader was not run");
-        return ExternalTool.Python(Script, kind, path);
+        return ExternalTool.Python(Script, kind, path); // skips without python3, and fails so on CI
     }
 }

@@ -1,0 +1,43 @@
+using ArchiveEmu.Host.Fuse.Kernel;
+
+namespace ArchiveEmu.Cli.Doctor;
+
+/// <summary>
+/// The facts about this machine the checks read, in one place so a test can point them elsewhere (a /dev/fuse that is
+/// missing, a PATH without fusermount3) where it cannot change the machine itself.
+/// </summary>
+/// <param name="DevFuse">The FUSE device.</param>
+/// <param name="SearchPath">PATH, as programs are looked up in it.</param>
+/// <param name="IsRoot">Whether this process has root's rights (the host then mounts through mount(2) and may use passthrough).</param>
+/// <param name="KernelRelease">The running kernel's release (<c>uname -r</c>).</param>
+/// <param name="LibFuse">The libfuse3 library's name, as the host loads it.</param>
+/// <param name="Home">The user's home folder.</param>
+/// <param name="Environment">Reads an environment variable (the Steam container's settings).</param>
+internal sealed record DoctorMachine(string DevFuse, string SearchPath, bool IsRoot, string KernelRelease, string LibFuse, string Home,
+    Func<string, string?> Environment)
+{
+    /// <summary>This machine, as the host sees it.</summary>
+    public static DoctorMachine Current() => new(
+        "/dev/fuse",
+        System.Environment.GetEnvironmentVariable("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
+        KernelMount.CanMount,
+        ReadRelease(),
+        Host.Fuse.LibFuse.Library,
+        System.Environment.GetFolderPath(System.Environment.SpecialFolder.UserProfile),
+        System.Environment.GetEnvironmentVariable);
+
+    private static string ReadRelease()
+    {
+        try
+        {
+            return File.ReadAllText("/proc/sys/kernel/osrelease").Trim();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return "unknown";
+        }
+    }
+
+    /// <summary>The full path of <paramref name="name"/> in <see cref="SearchPath"/>, searched as the host searches it, or null.</summary>
+    public string? OnPath(string name) => Host.ProgramSearch.OnPath(name, SearchPath);
+}

@@ -1,0 +1,69 @@
+using System.Text.Json;
+
+namespace ArchiveEmu.Core.Setups.ReloadedII;
+
+/// <summary>One installed Reloaded-II mod: its <c>ModConfig.json</c> fields ArchiveEmu uses, and its folder.</summary>
+internal sealed record ReloadedMod(string Id, string Name, string Version, string Folder, IReadOnlyList<string> Dependencies,
+    IReadOnlyList<string> SupportedAppIds, bool IsUniversal, string? Code)
+{
+    /// <summary>"Name 1.2.0" as the report shows it.</summary>
+    public string Title => $"{Name} {Version}";
+}
+
+/// <summary>
+/// Every mod under Reloaded-II's mods folder, as Reloaded-II finds them (Reloaded.Mod.Loader.IO <c>ModConfig.GetAllMods</c>: every
+/// <c>ModConfig.json</c> at least one folder down, at any depth, grouping folders allowed) and what could not be read.
+/// </summary>
+internal static class ReloadedModConfigs
+{
+    public const string FileName = "ModConfig.json";
+
+    // Reloaded-II's defaults for fields a ModConfig.json leaves out (ModConfig.cs).
+    private const string DefaultId = "reloaded.template.modconfig";
+    private const string DefaultName = "Reloaded Mod Config Template";
+    private const string DefaultVersion = "1.0.0";
+    private static readonly string[] CodeFields = ["ModDll", "ModNativeDll64", "ModNativeDll32", "ModR2RManagedDll64", "ModR2RManagedDll32"];
+
+    /// <summary>The mods in the order Reloaded-II lists them (paths ignoring case, as on Windows), and one line per unreadable file.</summary>
+    public static List<ReloadedMod> ReadAll(string modsFolder, List<string> problems)
+    {
+        var mods = new List<ReloadedMod>();
+        var options = new EnumerationOptions { RecurseSubdirectories = true, MatchCasing = MatchCasing.CaseInsensitive, IgnoreInaccessible = true };
+        var top = Path.TrimEndingDirectorySeparator(Path.GetFullPath(modsFolder));
+        var files = Directory.EnumerateFiles(top, FileName, options)
+            .Where(f => !Path.GetDirectoryName(f)!.Equals(top, StringComparison.Ordinal)) // one in the mods folder itself is no mod
+            .Order(StringComparer.OrdinalIgnoreCase);
+        foreach (var file in files)
+        {
+            try
+            {
+                mods.Add(Read(file));
+            }
+            catch (Exception e) when (e is JsonException or InvalidDataException or IOException)
+            {
+                problems.Add($"{file}: not read ({e.Message.Split('\n')[0]}); Reloaded-II skips it too");
+            }
+        }
+        return mods;
+    }
+
+    public static ReloadedMod Read(string file)
+    {
+        using var doc = JsonDocument.Parse(File.ReadAllBytes(file), new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
+        var root = doc.RootElement;
+        if (root.ValueKind != JsonValueKind.Object)
+            throw new InvalidDataException("not a JSON object");
+        var code = CodeFields.Select(f => Text(root, f)).FirstOrDefault(v => !string.IsNullOrEmpty(v));
+        return new ReloadedMod(Text(root, "ModId") ?? DefaultId, Text(root, "ModName") ?? DefaultName, Text(root, "ModVersion") ?? DefaultVersion,
+            Path.GetDirectoryName(file)!, Strings(root, "ModDependencies"), Strings(root, "SupportedAppId"),
+            root.TryGetProperty("IsUniversalMod", out var universal) && universal.ValueKind == JsonValueKind.True, code);
+    }
+
+    private static string? Text(JsonElement root, string name) =>
+        root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;
+
+    private static string[] Strings(JsonElement root, string name) =>
+        root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Array
+            ? [.. value.EnumerateArray().Where(v => v.ValueKind == JsonValueKind.String).Select(v => v.GetString()!)]
+            : [];
+}

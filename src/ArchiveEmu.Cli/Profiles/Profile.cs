@@ -26,8 +26,8 @@ internal sealed record ProfileOptions
     public required string? Cache { get; init; }
 }
 
-/// <summary>Source-generated (no reflection, for NativeAOT): camelCase names, indented, an unknown field refused.</summary>
-[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true,
+/// <summary>Source-generated (no reflection, for NativeAOT): camelCase names, indented with \n on every system, an unknown field refused.</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true, NewLine = "\n",
     UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow, RespectNullableAnnotations = true,
     RespectRequiredConstructorParameters = true, AllowTrailingCommas = false, ReadCommentHandling = JsonCommentHandling.Disallow)]
 [JsonSerializable(typeof(Profile))]

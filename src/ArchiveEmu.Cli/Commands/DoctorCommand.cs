@@ -13,7 +13,7 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
     private readonly Option<bool> _json = new("--json") { Description = "Write the checks as JSON on stdout: {ok, checks: [{name, ok, blocking, detail, fix}]}" };
 
     public string Name => "doctor";
-    public string Usage => "archiveemu doctor [--game DIR] [--mod DIR…] [--cache DIR | --no-cache] [--language LANG] [--json]";
+    public string Usage => "archiveemu doctor [--game DIR] [--mod DIR…] [--reloaded | --reloaded-dir PATH] [--profile NAME] [--cache DIR | --no-cache] [--language LANG] [--json]";
 
     public Command Define(CliConsole console)
     {

@@ -27,6 +27,7 @@ public static class Program
         new MountCommand(),
         new RunCommand(),
         new UnmountCommand(),
+        new ProfileCommand(),
         new BenchCommand(),
         new DoctorCommand(),
     ];

@@ -56,6 +56,7 @@ public static class MountHost
             .Filter.ByExcluding(e => e.MessageTemplate.Text == "Hosting failed to start")
             .Enrich.With(shown)
             .WriteTo.Console(outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}{Exception}")
+            .WriteTo.Sink(LogFileSink.From(builder.Configuration)) // ArchiveEmu:LogFile, which run sets
             .CreateLogger();
         builder.Services.AddSerilog();
 

@@ -39,8 +39,8 @@ internal sealed class ChildProgram : IDisposable
         }
     }
 
-    /// <summary>Runs <paramref name="command"/> and waits for it: its exit code, 128 + the signal that killed it, 127 when it cannot start.</summary>
-    public int Run(IReadOnlyList<string> command, TextWriter error)
+    /// <summary>Runs <paramref name="command"/> (once) and waits for it: its exit code, 128 + the signal that killed it, 127 when it cannot start.</summary>
+    public int Run(IReadOnlyList<string> command, Action<string> error)
     {
         var info = StartInfo(command);
         lock (_lock)
@@ -53,7 +53,7 @@ internal sealed class ChildProgram : IDisposable
             }
             catch (Win32Exception e)
             {
-                error.WriteLine($"archiveemu run: {command[0]}: cannot start it ({e.Message})");
+                error($"archiveemu run: {command[0]}: cannot start it ({e.Message})");
                 return 127;
             }
         }

@@ -13,7 +13,7 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
     private readonly Option<bool> _json = new("--json") { Description = "Write the checks as JSON on stdout: {ok, checks: [{name, ok, blocking, detail, fix}]}" };
 
     public string Name => "doctor";
-    public string Usage => "archiveemu doctor [--game DIR] [--mod DIR…] [--cache DIR | --no-cache] [--language LANG] [--json]";
+    public string Usage => "archiveemu doctor [--game DIR] [--mod DIR…] [--reloaded | --reloaded-dir PATH] [--profile NAME] [--cache DIR | --no-cache] [--language LANG] [--json]";
 
     public Command Define(CliConsole console)
     {
@@ -42,8 +42,8 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
     /// <summary>The machine's checks, then with --game the game folder's, the cache's, the mods', Reloaded-II's and the Steam container's.</summary>
     private List<DoctorCheck> Checks(ParseResult parse, CliConsole console)
     {
-        var game = parse.GetValue(_game.Game);
-        var cache = parse.GetValue(_game.NoCache) ? null : parse.GetValue(_game.Cache);
+        var game = _game.GameFolder(parse); // --game, else the --profile's
+        var cache = _game.CacheFolder(parse);
         if (!OperatingSystem.IsLinux()) // every other check reads Linux's /proc, /dev and libc
             return [DoctorCheck.Failed("Linux", "mounting needs Linux's FUSE; elsewhere, archiveemu build writes the modded archives", "run the game on Linux, or use build"),
                 .. game is not null && GameFolderChecks.Missing(game) is { } missing ? [missing] : Array.Empty<DoctorCheck>()];

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using ArchiveEmu.Cli.Profiles;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
@@ -15,15 +16,18 @@ internal sealed class GameArguments
 {
     private readonly bool _modsRequired;
     private readonly bool _gameRequired;
+    private readonly bool _workingFolderIsGame;
 
     public Option<string> Game { get; } = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR" };
 
     /// <param name="modsRequired">False where the game alone makes sense (<c>ls</c> of an original, to find its entries).</param>
     /// <param name="gameRequired">False where the command means something without a game (<c>doctor</c>: the machine's checks alone).</param>
-    public GameArguments(bool modsRequired = true, bool gameRequired = true)
+    /// <param name="workingFolderIsGame">True for <c>run</c>: Steam starts a game in its folder, so no --game means that folder.</param>
+    public GameArguments(bool modsRequired = true, bool gameRequired = true, bool workingFolderIsGame = false)
     {
         _modsRequired = modsRequired;
         _gameRequired = gameRequired;
+        _workingFolderIsGame = workingFolderIsGame;
         Mods = new("--mod")
         {
             Description = "A mod folder mirroring the game folder; repeat for more, lowest priority first" + (modsRequired ? "" : " (none: the original)"),
@@ -45,6 +49,9 @@ internal sealed class GameArguments
     /// <summary><c>--reloaded</c> and <c>--reloaded-dir PATH</c>: mods from a Reloaded-II setup, before the <c>--mod</c> folders.</summary>
     public ReloadedOptions Reloaded { get; } = new();
 
+    /// <summary><c>--profile NAME</c>: the saved game, mods and options (<see cref="ProfileStore"/>), under the command line's.</summary>
+    public Option<string> Profile { get; } = ProfileStore.Option();
+
     /// <summary>Adds the options (<c>--verify-content</c> only where the cache keys are computed here) and the rule that
     /// <c>--cache</c> and <c>--no-cache</c> exclude each other.</summary>
     public Command AddTo(Command command, bool verifyContent = true)
@@ -57,9 +64,11 @@ internal sealed class GameArguments
             command.Options.Add(VerifyContent);
         command.Options.Add(Language);
         Reloaded.AddTo(command);
+        command.Options.Add(Profile);
         command.Validate(result => result.Given(Cache) && result.GetValue(NoCache) ? "--cache and --no-cache contradict each other" : null);
-        command.Validate(result => result.Given(Game) || !_gameRequired ? null : "missing --game DIR");
-        command.Validate(result => _modsRequired && !result.Given(Mods) && !Reloaded.Given(result) ? "missing --mod DIR (or --reloaded, or --reloaded-dir PATH)" : null);
+        command.Validate(result => result.Given(Game) || result.Given(Profile) || _workingFolderIsGame || !_gameRequired ? null : "missing --game DIR");
+        command.Validate(result => _modsRequired && !result.Given(Mods) && !Reloaded.Given(result) && !result.Given(Profile)
+            ? "missing --mod DIR (or --reloaded, or --reloaded-dir PATH)" : null);
         command.Validate(result => result.GetValue(Game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(Mods) ?? []) : null);
         command.Validate(result => ModFolders.SeveralMods(result.GetValue(Mods) ?? []));
         return command;
@@ -79,10 +88,11 @@ internal sealed class GameArguments
         var choice = Choose(parse, warn);
         chosen?.Invoke(choice);
         var (gameFolder, mods) = choice;
-        var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache), console);
+        var profile = choice.Profile;
+        var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache) ?? profile?.Options.Cache, console);
         var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
         {
-            Language = GameLanguage.Choose(parse.GetValue(Language), "--language", gameFolder, warn),
+            Language = GameLanguage.Choose(parse.GetValue(Language) ?? profile?.Options.Language, "--language", gameFolder, warn),
             Cache = cache,
             VerifyContent = parse.GetValue(VerifyContent),
             Warn = warn,
@@ -97,17 +107,33 @@ internal sealed class GameArguments
     /// <summary>
     /// The game folder and the mods, in priority order and each once, that the command line asks for; what was odd about
     /// the mods goes to <paramref name="warn"/>. Every command that serves a game (build, cat, ls, mount, run) asks here.
+    /// With <c>--profile</c>, as if the profile's options were written before the command line's: <c>--game</c> given
+    /// replaces the profile's game, <c>--mod</c> given adds after (over) the profile's mods, <c>--reloaded</c> or
+    /// <c>--reloaded-dir</c> given replaces the profile's Reloaded-II choice. With none of them, <c>run</c> serves the working folder.
     /// </summary>
     public GameChoice Choose(ParseResult parse, Action<string> warn)
     {
-        var game = parse.GetRequiredValue(Game);
-        var given = parse.GetValue(Mods) ?? [];
-        var reloaded = Reloaded.Read(parse, game, given, warn); // its mods first, in Reloaded-II's load order, then the --mod folders
+        var name = parse.GetValue(Profile);
+        var profile = name is null ? null : ProfileStore.Load(name);
+        var game = GameFolder(parse, profile) ?? parse.GetRequiredValue(Game);
+        string[] given = [.. profile?.Mods ?? [], .. parse.GetValue(Mods) ?? []];
+        if (profile is not null && ModFolders.InsideTheGame(game, given) is { } inside)
+            throw new IOException($"{ProfileStore.PathOf(name!)}: {inside}"); // the command line's own mods were checked while parsing
+        var reloaded = Reloaded.Read(parse, game, given, warn, profile); // its mods first, in Reloaded-II's load order, then the --mod folders
         var odd = new List<string>();
         var mods = ModFolders.Distinct([.. reloaded?.ModFolders ?? [], .. given], odd);
         odd.ForEach(warn);
-        return new GameChoice(game, mods) { Reloaded = reloaded };
+        return new GameChoice(game, mods) { Reloaded = reloaded, Profile = profile };
     }
+
+    /// <summary>The game folder the command line names: --game, else the profile's, else (run) the working folder; null when none.</summary>
+    public string? GameFolder(ParseResult parse, Profile? profile = null) =>
+        parse.GetValue(Game) ?? (profile ?? (parse.GetValue(Profile) is { } name ? ProfileStore.Load(name) : null))?.Game
+        ?? (_workingFolderIsGame ? Environment.CurrentDirectory : null);
+
+    /// <summary>The cache folder the command line names (--cache, else the profile's), null for the default or with --no-cache.</summary>
+    public string? CacheFolder(ParseResult parse) => parse.GetValue(NoCache) ? null
+        : parse.GetValue(Cache) ?? (parse.GetValue(Profile) is { } name ? ProfileStore.Load(name).Options.Cache : null);
 
     /// <summary>
     /// ARCHIVE as a path relative to the game folder: as given when relative (the routes refuse '..'), or an absolute path
@@ -125,7 +151,7 @@ internal sealed class GameArguments
     }
 
     /// <summary><c>--language LANG</c>: a Localisation Framework id in any case, parsed to its spelling (<c>zh-hans</c> → <c>zh-Hans</c>).</summary>
-    private static Option<string> LanguageOption()
+    internal static Option<string> LanguageOption()
     {
         var option = CliOptions.Word("--language", "The game's language, whose FEmulator/L10N/LANG folders apply, any case "
             + "(default: the language Steam records for the game, else en)", [.. LanguageIds.Known], ignoreCase: true);
@@ -157,4 +183,7 @@ internal sealed record GameChoice(string Game, string[] Mods)
 {
     /// <summary>The Reloaded-II setup the mods came from (<c>--reloaded</c>, <c>--reloaded-dir</c>), for the report.</summary>
     public ReloadedSetup? Reloaded { get; init; }
+
+    /// <summary>The profile given with <c>--profile</c>: its options are the command's defaults.</summary>
+    public Profile? Profile { get; init; }
 }

@@ -9,23 +9,44 @@ namespace ArchiveEmu.Cli.Commands;
 /// </summary>
 internal sealed class MountArguments
 {
-    private readonly GameArguments _game = new();
-    private readonly Option<string> _merge = CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
-        PolicyWords.MergePolicies);
-    private readonly Option<string> _compress = CliOptions.Word("--compress",
-        "How archives the mount merges are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster",
-        PolicyWords.Compressions);
-    private readonly Option<bool> _ignoreCase = new("--ignore-case")
-    {
-        Description = "Find a path whatever the letter case asked, as Windows does (for games under Wine/Proton)",
-    };
+    private readonly bool _run;
+    private readonly GameArguments _game;
+    private readonly Option<string> _merge = MergeOption();
+    private readonly Option<string> _compress = CompressOption();
+    private readonly Option<bool> _ignoreCase;
+    private readonly Option<bool> _caseSensitive = CaseSensitiveOption();
     private readonly Option<long?> _cacheMaxSize = CacheCap.Option();
     private readonly Option<string> _logLevel = CliOptions.Word("--log-level", "How much the host logs (any case, as Serilog takes it)",
         [.. Host.MountHost.LogLevels], ignoreCase: true);
 
+    /// <param name="run">For <c>run</c>: letter case ignored unless --case-sensitive (Wine asks for Windows spellings), and the working folder is the game when no --game.</param>
+    public MountArguments(bool run = false)
+    {
+        _run = run;
+        _game = new GameArguments(workingFolderIsGame: run);
+        _ignoreCase = IgnoreCaseOption(run ? " (the default for run)" : "");
+    }
+
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
-    public static readonly string Usage = $"--game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
-        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--cache-max-size N] [--language LANG] [--ignore-case] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
+    public static readonly string Usage = $"(--game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) | --profile NAME [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
+        + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--cache-max-size N] [--language LANG] [--ignore-case | --case-sensitive] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
+
+    public static Option<string> MergeOption() => CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
+        PolicyWords.MergePolicies);
+
+    public static Option<string> CompressOption() => CliOptions.Word("--compress",
+        "How archives the mount merges are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster",
+        PolicyWords.Compressions);
+
+    public static Option<bool> IgnoreCaseOption(string byDefault) => new("--ignore-case")
+    {
+        Description = "Find a path whatever the letter case asked, as Windows does (for games under Wine/Proton)" + byDefault,
+    };
+
+    public static Option<bool> CaseSensitiveOption() => new("--case-sensitive")
+    {
+        Description = "Serve only the exact letter case of each name, as Linux does (the default for mount, unless a profile says otherwise)",
+    };
 
     public Command AddTo(Command command)
     {
@@ -34,7 +55,9 @@ internal sealed class MountArguments
         command.Options.Add(_compress);
         command.Options.Add(_cacheMaxSize);
         command.Options.Add(_ignoreCase);
+        command.Options.Add(_caseSensitive);
         command.Options.Add(_logLevel);
+        command.Validate(result => result.GetValue(_ignoreCase) && result.GetValue(_caseSensitive) ? "--ignore-case and --case-sensitive contradict each other" : null);
         return command;
     }
 
@@ -48,6 +71,7 @@ internal sealed class MountArguments
         foreach (var line in choice.Reloaded?.ReportLines() ?? []) // where the Reloaded-II setup was found and which mods it gives
             console.Error.WriteLine($"archiveemu: {line}");
         var (game, mods) = choice;
+        var saved = choice.Profile?.Options; // the profile's options, under the command line's
         foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((game, "game")))
             if (!Directory.Exists(folder) && !(what == "game" && mountPoint is null && IsDeadMount(folder)))
                 throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");
@@ -55,24 +79,29 @@ internal sealed class MountArguments
         hostArgs.Add(mountPoint is null ? "--ArchiveEmu:InPlace=true" : $"--ArchiveEmu:MountPoint={Path.GetFullPath(mountPoint)}");
         for (int i = 0; i < mods.Length; i++)
             hostArgs.Add($"--ArchiveEmu:Mods:{i}={Path.GetFullPath(mods[i])}");
-        if (parse.GetValue(_game.Cache) is { } cache)
+        bool noCache = parse.GetValue(_game.NoCache);
+        if (!noCache && (parse.GetValue(_game.Cache) ?? saved?.Cache) is { } cache)
             hostArgs.Add($"--ArchiveEmu:Cache={Path.GetFullPath(cache)}");
-        if (parse.GetValue(_game.NoCache))
+        if (noCache)
             hostArgs.Add("--ArchiveEmu:NoCache=true");
-        if (parse.GetValue(_merge) is { } policy)
+        if ((parse.GetValue(_merge) ?? saved?.Merge) is { } policy)
             hostArgs.Add($"--ArchiveEmu:Merge={policy}");
-        if (parse.GetValue(_compress) is { } compression)
+        if ((parse.GetValue(_compress) ?? saved?.Compress) is { } compression)
             hostArgs.Add($"--ArchiveEmu:Compression={compression}");
         if (parse.GetValue(_cacheMaxSize) is { } maxBytes)
             hostArgs.Add($"--ArchiveEmu:CacheMaxSize={maxBytes}");
-        if (parse.GetValue(_game.Language) is { } language)
+        if ((parse.GetValue(_game.Language) ?? saved?.Language) is { } language)
             hostArgs.Add($"--ArchiveEmu:Language={language}");
-        if (parse.GetValue(_ignoreCase))
+        if (IgnoreCase(parse, saved))
             hostArgs.Add("--ArchiveEmu:IgnoreCase=true");
         if (parse.GetValue(_logLevel) is { } level)
             hostArgs.Add($"--Serilog:MinimumLevel:Default={level}");
         return hostArgs.ToArray();
     }
+
+    /// <summary>The command line's --ignore-case or --case-sensitive, else the profile's choice, else the command's default.</summary>
+    private bool IgnoreCase(ParseResult parse, Profiles.ProfileOptions? saved) =>
+        parse.GetValue(_ignoreCase) || (!parse.GetValue(_caseSensitive) && (saved?.IgnoreCase ?? _run));
 
     /// <summary>
     /// Whether something is at <paramref name="folder"/> that cannot be looked at: a dead mount a killed host left over the

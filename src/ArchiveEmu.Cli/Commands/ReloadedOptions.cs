@@ -36,17 +36,20 @@ internal sealed class ReloadedOptions
 
     /// <summary>The setup the options name for <paramref name="game"/>, or null when neither is given; its warnings, and whether a mod
     /// served (its own or one of <paramref name="otherMods"/>) would be applied twice, go to <paramref name="warn"/>.</summary>
-    public ReloadedSetup? Read(ParseResult parse, string game, IReadOnlyList<string> otherMods, Action<string> warn)
+    /// <param name="profile">The profile given, whose reloaded and reloadedDir apply unless the command line gives either option.</param>
+    public ReloadedSetup? Read(ParseResult parse, string game, IReadOnlyList<string> otherMods, Action<string> warn, Profiles.Profile? profile = null)
     {
+        bool given = parse.GetValue(Find) || parse.GetValue(Folder) is not null;
+        var (find, folder) = given ? (parse.GetValue(Find), parse.GetValue(Folder)) : (profile?.Reloaded == true, profile?.ReloadedDir);
         ReloadedLocation location;
-        if (parse.GetValue(Folder) is { } folder)
+        if (folder is not null)
         {
             if (!Directory.Exists(folder))
                 throw new IOException($"{folder}: --reloaded-dir is not a folder");
             var full = Path.GetFullPath(folder);
             location = new ReloadedLocation(full, WinePaths.PrefixAbove(full), "--reloaded-dir");
         }
-        else if (parse.GetValue(Find))
+        else if (find)
             location = ReloadedSearch.Find(game, SearchRoots());
         else
             return null;

@@ -5,11 +5,13 @@ namespace ArchiveEmu.Cli.Commands;
 /// <summary>
 /// <c>archiveemu run … -- COMMAND [ARGS…]</c>: mounts the modded game over the game folder itself (as <c>mount --in-place</c>),
 /// runs COMMAND once the mount is ready (<see cref="ChildProgram"/>), and unmounts when it exits; the exit code is COMMAND's.
-/// For Steam's launch options: <c>archiveemu run --game "$PWD" --mod DIR -- %command%</c>.
+/// For Steam's launch options: <c>archiveemu run --profile NAME -- %command%</c>. Under Steam nobody reads the terminal:
+/// every run writes a log (<see cref="RunLog"/>), and a mount that cannot be made is also shown on the desktop
+/// (<see cref="DesktopNotice"/>), then stops (<c>--on-failure stop</c>) or starts the game unmodded (<c>play</c>).
 /// </summary>
 internal sealed class RunCommand : ICommand
 {
-    private readonly MountArguments _mount = new();
+    private readonly MountArguments _mount = new(run: true);
     private readonly Argument<string[]> _command = new("COMMAND")
     {
         Description = "The program to run with the game folder modded, and its arguments (after --)",
@@ -17,23 +19,85 @@ internal sealed class RunCommand : ICommand
     };
     // Taken and ignored: run always mounts over the game folder, and a player who writes the flag out (as for mount) is right.
     private readonly Option<bool> _inPlace = new("--in-place") { Description = "Implied: run always mounts over the game folder itself" };
+    private readonly Option<string> _onFailure = CliOptions.Word("--on-failure",
+        "When the mount cannot be made: stop (the default) starts nothing and exits 1; play starts the game unmodded", ["stop", "play"]);
 
     public string Name => "run";
-    public string Usage => $"archiveemu run {MountArguments.Usage} -- COMMAND [ARGS…]";
+    public string Usage => $"archiveemu run {MountArguments.Usage} [--on-failure stop|play] -- COMMAND [ARGS…]";
 
     public Command Define(CliConsole console)
     {
-        var command = _mount.AddTo(new Command(Name, "Mount the modded game over the game folder, run COMMAND, unmount when it exits"));
+        var command = _mount.AddTo(new Command(Name, "Mount the modded game over the game folder, run COMMAND, unmount when it exits. "
+            + "Without --game (and no --profile giving one), the game folder is the working folder, where Steam starts a game. "
+            + $"Ignores letter case unless --case-sensitive. Each run's log is written to {RunLog.Folder} (the last {RunLog.Kept} kept)"));
         command.Options.Add(_inPlace);
+        command.Options.Add(_onFailure);
         command.Arguments.Add(_command);
-        return command.Runs(parse =>
+        return command.Runs(parse => Run(parse, console));
+    }
+
+    private int Run(ParseResult parse, CliConsole console)
+    {
+        var log = RunLog.Start(string.Join(' ', parse.Tokens.Select(t => Quoted(t.Value))), console.Error);
+        var program = parse.GetRequiredValue(_command);
+        bool play = parse.GetValue(_onFailure) == "play";
+        Action<string> error = line =>
         {
-            var hostArgs = _mount.HostArgs(parse, console, mountPoint: null);
+            console.Error.WriteLine(line);
+            log.Write(line);
+        };
+        string[] hostArgs;
+        try
+        {
+            hostArgs = _mount.HostArgs(parse, console, mountPoint: null);
             if (!OperatingSystem.IsLinux())
                 throw new IOException("run mounts the game folder through FUSE, which needs Linux");
-            var program = parse.GetRequiredValue(_command);
-            using var child = new ChildProgram(); // from here Ctrl+C and SIGTERM are the child's, also while mounting
-            return Host.MountHost.Run(hostArgs, () => child.Run(program, console.Error));
+        }
+        catch (Exception e) when (Program.IsBadInput(e))
+        {
+            return Failed(UsageErrors.OneLine(e.Message), said: false, play, program, null, log, error);
+        }
+        using var child = new ChildProgram(); // from here Ctrl+C and SIGTERM are the child's, also while mounting
+        if (log.Path is { } file)
+            hostArgs = [.. hostArgs, $"--ArchiveEmu:LogFile={file}"];
+        bool started = false;
+        int code = Host.MountHost.Run(hostArgs, () =>
+        {
+            started = true;
+            return Finished(program, child.Run(program, error), log);
         });
+        // The host said why on stderr and in the log; the notice repeats its last error.
+        return started ? code : Failed(log.LastHostError() ?? "the mount could not be made", said: true, play, program, child, log, error);
     }
+
+    /// <summary>
+    /// The mount could not be made: nothing started (exit 1), or with <c>play</c> the game unmodded (its exit code). One line
+    /// on stderr, with the reason unless the host <paramref name="said"/> it already, and where the log is.
+    /// </summary>
+    private static int Failed(string reason, bool said, bool play, string[] program, ChildProgram? child, RunLog log, Action<string> error)
+    {
+        var why = said ? "" : $"{reason}; ";
+        if (!play)
+        {
+            error($"archiveemu run: {why}the game was not started (--on-failure stop); {log.Where}");
+            DesktopNotice.Show("ArchiveEmu: the game was not started", $"{reason}\n{Capitalised(log.Where)}", log);
+            return 1;
+        }
+        error($"archiveemu run: {why}starting the game unmodded (--on-failure play); {log.Where}");
+        DesktopNotice.Show("ArchiveEmu: the game starts without mods", $"{reason}\n{Capitalised(log.Where)}", log);
+        using var own = child is null ? new ChildProgram() : null; // the signals are the game's from here
+        return Finished(program, (child ?? own!).Run(program, error), log);
+    }
+
+    private static int Finished(string[] program, int code, RunLog log)
+    {
+        log.Write($"{program[0]} exited with code {code}");
+        return code;
+    }
+
+    /// <summary>An argument as a shell would need it written, so the log's command line can be run again.</summary>
+    private static string Quoted(string arg) =>
+        arg.Length > 0 && arg.All(c => char.IsAsciiLetterOrDigit(c) || "-_./:=@%+,".Contains(c)) ? arg : $"'{arg.Replace("'", "'\\''")}'";
+
+    private static string Capitalised(string text) => char.ToUpperInvariant(text[0]) + text[1..];
 }

@@ -40,11 +40,25 @@ internal static class MountPointState
             return $"{mountPoint}: cannot use it as a {what} ({new System.ComponentModel.Win32Exception(error).Message})";
         if (!StatFields.IsDirectory(stat))
             return $"{mountPoint}: {what} is not a folder";
-        if (IsMounted(mountPoint))
-            return $"{mountPoint}: something is already mounted there (busy); unmount it first (archiveemu unmount {mountPoint})";
+        if (Find(mountPoint) is { } mounted)
+            return AlreadyMounted(mountPoint, mounted, inPlace);
         if (!inPlace && Directory.EnumerateFileSystemEntries(mountPoint).Any())
             return $"{mountPoint}: mount point is not empty; mount on an empty folder so nothing is hidden";
         return null;
+    }
+
+    /// <summary>
+    /// A live mount is there. Never advise unmounting a live ArchiveEmu one: a game may be running on it (a second launch
+    /// from Steam while the first plays); say which process serves it and since when.
+    /// </summary>
+    private static string AlreadyMounted(string folder, MountEntry mounted, bool inPlace)
+    {
+        if (!mounted.IsArchiveEmu)
+            return $"{folder}: something is already mounted there (busy; {mounted}), not by ArchiveEmu; unmount it yourself if it should not be there";
+        var server = MountServer.Find(Path.TrimEndingDirectorySeparator(Path.GetFullPath(folder)))?.ToString() ?? "its process is not one this user can see";
+        return inPlace
+            ? $"{folder}: the game is already served by a running ArchiveEmu ({server}); leave it serving: it ends with that process (a run, when its game exits), then launch again"
+            : $"{folder}: already mounted there (busy) by a running ArchiveEmu ({server}); mount at another empty folder, or use that mount";
     }
 
     /// <summary>One line of /proc/self/mountinfo: the file system type and source of the mount at a folder.</summary>

@@ -36,13 +36,8 @@ internal static class GameFolderChecks
         if (MountPointState.IsDead(full))
             return DoctorCheck.Warning(Mounted, $"{full}: a dead ArchiveEmu mount is left there (its host ended without unmounting)",
                 "nothing to do: mount and run clear it (or archiveemu unmount " + full + ")");
-        var holders = MountHolder.Find(full);
-        var who = holders.Count switch
-        {
-            0 => "by an ArchiveEmu process this user cannot see",
-            1 => $"by ArchiveEmu, {holders[0]}",
-            _ => $"by one of {holders.Count} ArchiveEmu processes: {string.Join("; ", holders)}",
-        };
+        // The host's own way of naming the process that serves a mount (a second run says the same).
+        var who = MountServer.Find(full) is { } server ? $"by ArchiveEmu, {server}" : "by an ArchiveEmu process this user cannot see";
         return DoctorCheck.Failed(Mounted, $"{full}: already served with mods {who}",
             "the game is already modded by that process: start the game through it, or end it (once the game is closed) before another mount");
     }

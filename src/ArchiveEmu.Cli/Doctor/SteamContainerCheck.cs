@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Steam;
 using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Cli.Doctor;

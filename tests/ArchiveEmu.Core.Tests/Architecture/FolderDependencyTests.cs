@@ -15,9 +15,10 @@ public sealed partial class FolderDependencyTests
         ["Routing"] = ["Tables", "Formats", "VirtualFiles", "Interop"],
         ["MergedCache"] = ["Formats", "VirtualFiles", "Interop"],
         ["Tables"] = ["Formats", "VirtualFiles", "Interop"],
-        ["Serving"] = ["Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
-        ["Api"] = ["Serving", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
-        ["Setups"] = ["Routing", "Interop"],
+        ["Steam"] = ["Routing", "Interop"],
+        ["Serving"] = ["Steam", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
+        ["Api"] = ["Serving", "Steam", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
+        ["Setups"] = ["Steam", "Routing", "Interop"],
     };
 
     [GeneratedRegex(@"ArchiveEmu\.Core\.(?<folder>[A-Z][A-Za-z]+)\b")]

@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.Steam;
+
 namespace ArchiveEmu.Core.Serving.Languages;
 
 /// <summary>The game's language as a Localisation Framework id, and where that choice came from (for <c>build</c>'s report).</summary>

@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.Steam;
+
 namespace ArchiveEmu.Core.Setups.ReloadedII;
 
 /// <summary>Where <c>--reloaded</c> looks, from the environment or given by a test: the home folder, the prefix of a Steam launch, Steam's roots.</summary>

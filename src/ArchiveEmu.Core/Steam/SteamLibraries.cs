@@ -1,6 +1,6 @@
-using ArchiveEmu.Core.Serving.Languages;
+using ArchiveEmu.Core.Interop;
 
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Steam;
 
 /// <summary>
 /// Steam's libraries as its own files list them: the library holding a game (<c>&lt;library&gt;/steamapps/common/&lt;game&gt;</c>) and every
@@ -74,7 +74,7 @@ internal static class SteamLibraries
             }
         }
         // A library reached twice (~/.steam/steam is a link to ~/.local/share/Steam) is kept once.
-        return libraries.Where(Directory.Exists).DistinctBy(WinePaths.Real).ToList();
+        return libraries.Where(Directory.Exists).DistinctBy(Real).ToList();
     }
 
     /// <summary>A Steam file's KeyValues (the one reader, <see cref="ValveKeyValues"/>); bad text names the file.</summary>
@@ -90,5 +90,7 @@ internal static class SteamLibraries
         }
     }
 
-    private static bool SameFolder(string a, string b) => Directory.Exists(a) && WinePaths.Real(a) == WinePaths.Real(b);
+    private static bool SameFolder(string a, string b) => Directory.Exists(a) && Real(a) == Real(b);
+
+    private static string Real(string path) => Path.TrimEndingDirectorySeparator(RealPaths.AsFarAsItExists(path));
 }

@@ -1,6 +1,8 @@
+using ArchiveEmu.Core.Steam;
 using ArchiveEmu.Core.Serving.Languages;
+using ArchiveEmu.Core.Tests.Serving.Languages;
 
-namespace ArchiveEmu.Core.Tests.Serving.Languages;
+namespace ArchiveEmu.Core.Tests.Steam;
 
 public sealed class ValveKeyValuesTests
 {

@@ -51,17 +51,20 @@ public static class MountHost
         }
         var shown = new ShownGamePath();
         Log.Logger = new LoggerConfiguration()
-            .ReadFrom.Configuration(builder.Configuration)
+            .ReadLevels(builder.Configuration)
             // A start-up failure is reported below as one line; the generic host would add it again with a stack trace.
             .Filter.ByExcluding(e => e.MessageTemplate.Text == "Hosting failed to start")
             .Enrich.With(shown)
             .WriteTo.Console(outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}{Exception}")
             .CreateLogger();
         builder.Services.AddSerilog();
+        foreach (var unread in LogLevelSettings.Unread(builder.Configuration))
+            Log.Warning("{Setting}", unread);
 
         MountOptions? options = null;
         try
         {
+            // Bound by the configuration binding source generator (no reflection: the NativeAOT build binds the same way).
             options = builder.Configuration.GetSection(MountOptions.Section).Get<MountOptions>() ?? new MountOptions();
             if (Preflight(options) is { } problem)
             {

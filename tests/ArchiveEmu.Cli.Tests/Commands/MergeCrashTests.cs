@@ -98,18 +98,7 @@ public sealed class MergeCrashTests
 
     private Process StartBuild(string compress)
     {
-        // On Windows (the self-contained test build .ci/windows-check runs under Wine) there is no dotnet host:
-        // archiveemu.exe sits beside the tests.
-        bool windows = OperatingSystem.IsWindows();
-        var start = new ProcessStartInfo(windows ? Path.Combine(AppContext.BaseDirectory, "archiveemu.exe") : "dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        string[] host = windows ? [] : ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll")];
-        string[] args = [.. host, "build", .. _gameArgs, "--merge", "always", "--cache", _cache, "--compress", compress];
-        foreach (var arg in args)
-            start.ArgumentList.Add(arg);
+        var start = ArchiveEmuProgram.StartInfo(["build", .. _gameArgs, "--merge", "always", "--cache", _cache, "--compress", compress]);
         return Process.Start(start) ?? throw new InvalidOperationException("could not start archiveemu");
     }
 }

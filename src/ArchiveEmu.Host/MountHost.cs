@@ -51,7 +51,7 @@ public static class MountHost
         }
         var shown = new ShownGamePath();
         Log.Logger = new LoggerConfiguration()
-            .ReadFrom.Configuration(builder.Configuration)
+            .ReadLevels(builder.Configuration)
             // A start-up failure is reported below as one line; the generic host would add it again with a stack trace.
             .Filter.ByExcluding(e => e.MessageTemplate.Text == "Hosting failed to start")
             .Enrich.With(shown)
@@ -59,10 +59,13 @@ public static class MountHost
             .WriteTo.Sink(LogFileSink.From(builder.Configuration)) // ArchiveEmu:LogFile, which run sets
             .CreateLogger();
         builder.Services.AddSerilog();
+        foreach (var unread in LogLevelSettings.Unread(builder.Configuration))
+            Log.Warning("{Setting}", unread);
 
         MountOptions? options = null;
         try
         {
+            // Bound by the configuration binding source generator (no reflection: the NativeAOT build binds the same way).
             options = builder.Configuration.GetSection(MountOptions.Section).Get<MountOptions>() ?? new MountOptions();
             if (Preflight(options) is { } problem)
             {

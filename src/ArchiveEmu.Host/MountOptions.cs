@@ -36,7 +36,8 @@ public sealed class MountOptions
     internal bool AllowOthers => InPlace && Host.Interop.LibC.GetEuid() == 0;
 
     /// <summary>In place, the handle on the game folder taken before mounting (set by the host once the folder is checked).</summary>
-    internal Host.Fuse.GameFolderHandle? GameHandle { get; set; }
+    // A field, not a property: the host's own, never a setting, so the configuration binding generator does not try to bind it.
+    internal Host.Fuse.GameFolderHandle? GameHandle;
 
     /// <summary>The game folder as Core and the host open it: through the handle in place, else the folder itself.</summary>
     internal string GameSource => GameHandle?.Path ?? Game!;

@@ -1,16 +1,24 @@
 namespace ArchiveEmu.Cli.Tests;
 
-/// <summary>The outcome of running <c>archiveemu</c> in-process.</summary>
+/// <summary>The outcome of running <c>archiveemu</c>.</summary>
 internal sealed record CliResult(int ExitCode, string Out, string Error)
 {
     public override string ToString() => $"exit {ExitCode}\nstdout:\n{Out}\nstderr:\n{Error}";
 }
 
-/// <summary>Runs the CLI in-process with captured output, and finds the repository's fixtures.</summary>
+/// <summary>
+/// Runs the CLI with captured output (in-process; with <c>ARCHIVEEMU_EXE=PATH</c>, that installed binary as a process), and
+/// finds the repository's fixtures.
+/// </summary>
 internal static class CliRun
 {
     public static CliResult Run(params string[] args)
     {
+        if (TestSupport.ArchiveEmuProgram.Installed is not null)
+        {
+            var run = TestSupport.ArchiveEmuProgram.Run(args);
+            return new CliResult(run.ExitCode, run.StdOut.ReplaceLineEndings("\n"), run.StdErr.ReplaceLineEndings("\n"));
+        }
         var output = new StringWriter();
         var error = new StringWriter();
         int code = Program.Run(args, new CliConsole(output, error, isInteractive: false));

@@ -1,5 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
-using System.Text.Json;
+using System.Text.Json.Nodes;
 
 namespace ArchiveEmu.Cli.Bench;
 
@@ -74,73 +74,73 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
             + $"decode {s.Lz4.DecodeMbps.Median:F0} MB/s (in memory)");
     }
 
-    public void WriteJson(TextWriter o) => o.WriteLine(JsonSerializer.Serialize(ToJson(), Commands.JsonOutput.Options));
+    public void WriteJson(TextWriter o) => Commands.JsonOutput.Write(o, ToJson());
 
-    private object ToJson() => new
+    private JsonObject ToJson() => new()
     {
-        machine = new
+        ["machine"] = new JsonObject
         {
-            os = machine.Os, kernel = machine.Kernel, cpu = machine.Cpu, cpu_count = machine.CpuCount, memory_bytes = machine.MemoryBytes,
-            runtime = machine.Runtime, storage = machine.Storage, rotational = machine.Rotational, dir = machine.Folder,
+            ["os"] = machine.Os, ["kernel"] = machine.Kernel, ["cpu"] = machine.Cpu, ["cpu_count"] = machine.CpuCount, ["memory_bytes"] = machine.MemoryBytes,
+            ["runtime"] = machine.Runtime, ["storage"] = machine.Storage, ["rotational"] = machine.Rotational, ["dir"] = machine.Folder,
         },
-        options = new
+        ["options"] = new JsonObject
         {
-            runs = options.Runs, cold = options.Cold, drop_caches = options.DropAllCaches, random_reads = options.RandomReads,
-            block_size = options.BlockSize, scale_down = options.ScaleDown,
+            ["runs"] = options.Runs, ["cold"] = options.Cold, ["drop_caches"] = options.DropAllCaches, ["random_reads"] = options.RandomReads,
+            ["block_size"] = options.BlockSize, ["scale_down"] = options.ScaleDown,
         },
-        units = new { mbps = "10^6 bytes per second", texture_data = TextureData, device_estimate = $"{EstimateNote}; {EstimateLimit}" },
-        scenarios = scenarios.Select(s => new
+        ["units"] = new JsonObject { ["mbps"] = "10^6 bytes per second", ["texture_data"] = TextureData, ["device_estimate"] = $"{EstimateNote}; {EstimateLimit}" },
+        ["scenarios"] = Commands.JsonOutput.Array(scenarios, s => new JsonObject
         {
-            name = s.Scenario.Name,
-            cold = s.Cold,
-            summary = s.Scenario.Summary,
-            archive_bytes = s.ArchiveBytes,
-            entries = s.Scenario.EntryCount,
-            injected = s.Scenario.InjectedCount,
-            source_files = s.SourceFiles,
-            seconds = s.Seconds,
-            paths = s.Paths.Select(p => PathJson(s, p)),
-            builds = s.Builds.Select(b => new
+            ["name"] = s.Scenario.Name,
+            ["cold"] = s.Cold,
+            ["summary"] = s.Scenario.Summary,
+            ["archive_bytes"] = s.ArchiveBytes,
+            ["entries"] = s.Scenario.EntryCount,
+            ["injected"] = s.Scenario.InjectedCount,
+            ["source_files"] = s.SourceFiles,
+            ["seconds"] = s.Seconds,
+            ["paths"] = Commands.JsonOutput.Array(s.Paths, p => PathJson(s, p)),
+            ["builds"] = Commands.JsonOutput.Array(s.Builds, b => new JsonObject
             {
-                path = b.Name,
-                what = b.Means,
-                ms = Samples.Of(b.Ms),
-                mbps = Samples.Of(b.Ms.Select(ms => s.ArchiveBytes / (ms / 1000) / 1e6).ToList()),
-                runs_ms = b.Ms,
-                speed_vs_repack = Samples.MedianOf(b.RatioToRepack),
-                stored_ratio = b.StoredRatio,
+                ["path"] = b.Name,
+                ["what"] = b.Means,
+                ["ms"] = Samples.Of(b.Ms).ToJson(),
+                ["mbps"] = Samples.Of(b.Ms.Select(ms => s.ArchiveBytes / (ms / 1000) / 1e6).ToList()).ToJson(),
+                ["runs_ms"] = Commands.JsonOutput.Numbers(b.Ms),
+                ["speed_vs_repack"] = Samples.MedianOf(b.RatioToRepack),
+                ["stored_ratio"] = b.StoredRatio,
             }),
-            lz4 = new { data = TextureData, ratio = s.Lz4.Ratio, chunks_compressed = s.Lz4.ChunksCompressed, decode_mbps = s.Lz4.DecodeMbps },
+            ["lz4"] = new JsonObject { ["data"] = TextureData, ["ratio"] = s.Lz4.Ratio, ["chunks_compressed"] = s.Lz4.ChunksCompressed, ["decode_mbps"] = s.Lz4.DecodeMbps.ToJson() },
         }),
-        verdict = new BenchVerdict(options, scenarios).ToJson(),
+        ["verdict"] = new BenchVerdict(options, scenarios).ToJson(),
     };
 
-    private static object PathJson(ScenarioResult s, PathMeasurements p) => new
+    private static JsonObject PathJson(ScenarioResult s, PathMeasurements p) => new()
     {
-        path = p.Name,
-        mbps = Samples.Of(p.WholeMbps),
-        ratio_to_solid = Samples.MedianOf(p.WholeRatioToSolid),
-        opens = p.Opens,
-        reads = p.WholeTrace?.Reads,
-        runs_mbps = p.WholeMbps,
-        runs_ratio_to_solid = p.WholeRatioToSolid,
-        bytes_read = p.WholeTrace?.Bytes,
-        pieces = p.WholeTrace?.Pieces,
-        read_syscalls = p.WholeIo?.Syscalls,
-        read_syscall_bytes = p.WholeIo?.Bytes,
-        open_ms = Samples.Of(p.OpenMs),
-        peak_rss_delta_bytes = p.PeakRssDelta,
-        compression_ratio = p.Path.CompressionRatio,
-        random_4k = new
+        ["path"] = p.Name,
+        ["mbps"] = Samples.Of(p.WholeMbps).ToJson(),
+        ["ratio_to_solid"] = Samples.MedianOf(p.WholeRatioToSolid),
+        ["opens"] = p.Opens,
+        ["reads"] = p.WholeTrace?.Reads,
+        ["runs_mbps"] = Commands.JsonOutput.Numbers(p.WholeMbps),
+        ["runs_ratio_to_solid"] = Commands.JsonOutput.Numbers(p.WholeRatioToSolid),
+        ["bytes_read"] = p.WholeTrace?.Bytes,
+        ["pieces"] = p.WholeTrace?.Pieces,
+        ["read_syscalls"] = p.WholeIo?.Syscalls,
+        ["read_syscall_bytes"] = p.WholeIo?.Bytes,
+        ["open_ms"] = Samples.Of(p.OpenMs).ToJson(),
+        ["peak_rss_delta_bytes"] = p.PeakRssDelta,
+        ["compression_ratio"] = p.Path.CompressionRatio,
+        ["random_4k"] = new JsonObject
         {
-            mbps = Samples.Of(p.RandomMbps),
-            ratio_to_solid = Samples.MedianOf(p.RandomRatioToSolid),
-            runs_mbps = p.RandomMbps,
-            runs_ratio_to_solid = p.RandomRatioToSolid,
-            reads = p.RandomTrace?.Reads,
-            bytes_read = p.RandomTrace?.Bytes,
+            ["mbps"] = Samples.Of(p.RandomMbps).ToJson(),
+            ["ratio_to_solid"] = Samples.MedianOf(p.RandomRatioToSolid),
+            ["runs_mbps"] = Commands.JsonOutput.Numbers(p.RandomMbps),
+            ["runs_ratio_to_solid"] = Commands.JsonOutput.Numbers(p.RandomRatioToSolid),
+            ["reads"] = p.RandomTrace?.Reads,
+            ["bytes_read"] = p.RandomTrace?.Bytes,
         },
-        device_estimate = DeviceModel.Article.ToDictionary(d => d.Name, d => s.Estimate(p, d) is { } e
-            ? new { mbps = e.Mbps, ratio_to_solid = e.Ratio } : null),
+        ["device_estimate"] = new JsonObject(DeviceModel.Article.Select(d => KeyValuePair.Create(d.Name, s.Estimate(p, d) is { } e
+            ? (JsonNode?)new JsonObject { ["mbps"] = e.Mbps, ["ratio_to_solid"] = e.Ratio } : null))),
     };
 }

@@ -1,3 +1,5 @@
+using System.Text.Json.Nodes;
+
 namespace ArchiveEmu.Cli.Bench;
 
 /// <summary>
@@ -24,10 +26,10 @@ internal sealed class BenchVerdict(BenchOptions options, IReadOnlyList<ScenarioR
 
     private static string ColdHint => OperatingSystem.IsLinux() ? "--cold" : "--cold (Linux only)";
 
-    public object ToJson() => new
+    public JsonObject ToJson() => new()
     {
-        warm = !options.Cold,
-        lines = Lines(),
-        scenarios = _scenarios.Select(s => s.ToJson()),
+        ["warm"] = !options.Cold,
+        ["lines"] = Commands.JsonOutput.Strings(Lines()),
+        ["scenarios"] = Commands.JsonOutput.Array(_scenarios, s => s.ToJson()),
     };
 }

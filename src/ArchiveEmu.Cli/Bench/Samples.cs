@@ -1,13 +1,13 @@
-using System.Text.Json.Serialization;
+using System.Text.Json.Nodes;
 
 namespace ArchiveEmu.Cli.Bench;
 
 /// <summary>Median, min and max of one figure over the runs.</summary>
-internal sealed record Samples(
-    [property: JsonPropertyName("median")] double Median,
-    [property: JsonPropertyName("min")] double Min,
-    [property: JsonPropertyName("max")] double Max)
+internal sealed record Samples(double Median, double Min, double Max)
 {
+    /// <summary>As the JSON reports give it: median, min, max.</summary>
+    public JsonObject ToJson() => new() { ["median"] = Median, ["min"] = Min, ["max"] = Max };
+
     public static Samples Of(IReadOnlyCollection<double> values)
     {
         if (values.Count == 0)

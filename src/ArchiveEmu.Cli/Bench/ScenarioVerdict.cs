@@ -1,3 +1,5 @@
+using System.Text.Json.Nodes;
+
 namespace ArchiveEmu.Cli.Bench;
 
 /// <summary>
@@ -26,16 +28,16 @@ internal sealed record ScenarioVerdict(string Name, Samples Emulated, Samples Me
         $"  {Name}: emulated reads at {Emulated.Median:F2}x the original's speed (runs {Emulated.Range()}), merged at {Merged.Median:F2}x ({Merged.Range()}), "
         + $"so merging helps: {MergingHelps.Words()}; 4K random: emulated {EmulatedRandom:F2}x, merged {MergedRandom:F2}x";
 
-    public object ToJson() => new
+    public JsonObject ToJson() => new()
     {
-        name = Name,
-        emulated_ratio_to_solid = Emulated.Median,
-        emulated_runs = new { min = Emulated.Min, max = Emulated.Max },
-        merged_ratio_to_solid = Merged.Median,
-        merged_runs = new { min = Merged.Min, max = Merged.Max },
-        merging_helps = MergingHelps.Words(),
-        emulated_random_ratio_to_solid = EmulatedRandom,
-        merged_random_ratio_to_solid = MergedRandom,
-        build_merge_ms = BuildMergeMs,
+        ["name"] = Name,
+        ["emulated_ratio_to_solid"] = Emulated.Median,
+        ["emulated_runs"] = new JsonObject { ["min"] = Emulated.Min, ["max"] = Emulated.Max },
+        ["merged_ratio_to_solid"] = Merged.Median,
+        ["merged_runs"] = new JsonObject { ["min"] = Merged.Min, ["max"] = Merged.Max },
+        ["merging_helps"] = MergingHelps.Words(),
+        ["emulated_random_ratio_to_solid"] = EmulatedRandom,
+        ["merged_random_ratio_to_solid"] = MergedRandom,
+        ["build_merge_ms"] = BuildMergeMs,
     };
 }

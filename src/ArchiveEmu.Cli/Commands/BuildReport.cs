@@ -1,4 +1,4 @@
-using System.Text.Json;
+using System.Text.Json.Nodes;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
@@ -95,72 +95,74 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
     public void WriteJson(TextWriter o)
     {
         var plan = game.Plan;
-        var doc = new
+        var doc = new JsonObject
         {
-            route_ms = routeMs,
-            routes_from_cache = game.Plan.FromCache,
-            cache = game.Cache?.Folder,
-            storage = new { device = storage.Device, rotational = storage.IsRotational },
-            compression = compression is null ? null : new { codec = compression.Codec, reason = compression.Reason },
-            language = new { id = game.Setup.Language.Id, source = game.Setup.Language.Source },
-            archives = archives.Select(r => new
+            ["route_ms"] = routeMs,
+            ["routes_from_cache"] = game.Plan.FromCache,
+            ["cache"] = game.Cache?.Folder,
+            ["storage"] = new JsonObject { ["device"] = storage.Device, ["rotational"] = storage.IsRotational },
+            ["compression"] = compression is null ? null : new JsonObject { ["codec"] = compression.Codec, ["reason"] = compression.Reason },
+            ["language"] = new JsonObject { ["id"] = game.Setup.Language.Id, ["source"] = game.Setup.Language.Source },
+            ["archives"] = JsonOutput.Array(archives, r => new JsonObject
             {
-                path = r.Route.RelativePath,
-                format = r.Route.Format.Name,
-                follows = r.Route.Follows?.RelativePath,
-                replaced = r.Replaced,
-                added = r.Added,
-                deleted = r.Deleted,
-                size_before = r.SizeBefore,
-                size_after = r.SizeAfter,
-                bytes_from_original = r.FromOriginal,
-                bytes_from_loose = r.FromLoose,
-                bytes_generated = r.Generated,
-                build_ms = r.BuildMs,
-                layout_from_cache = r.LayoutFromCache,
-                strategy = r.Strategy,
-                merge = new
+                ["path"] = r.Route.RelativePath,
+                ["format"] = r.Route.Format.Name,
+                ["follows"] = r.Route.Follows?.RelativePath,
+                ["replaced"] = r.Replaced,
+                ["added"] = r.Added,
+                ["deleted"] = r.Deleted,
+                ["size_before"] = r.SizeBefore,
+                ["size_after"] = r.SizeAfter,
+                ["bytes_from_original"] = r.FromOriginal,
+                ["bytes_from_loose"] = r.FromLoose,
+                ["bytes_generated"] = r.Generated,
+                ["build_ms"] = r.BuildMs,
+                ["layout_from_cache"] = r.LayoutFromCache,
+                ["strategy"] = r.Strategy,
+                ["merge"] = new JsonObject
                 {
-                    decision = r.Decision.Merge,
-                    reason = r.Decision.Reason,
-                    cache = r.CacheState,
-                    compression = r.Merged?.Compression,
-                    stored_bytes = r.Merged?.Chunks.Length,
-                    ratio = r.Merged is { } m ? Ratio(m) : (double?)null,
-                    merge_ms = r.MergeMs,
+                    ["decision"] = r.Decision.Merge,
+                    ["reason"] = r.Decision.Reason,
+                    ["cache"] = r.CacheState,
+                    ["compression"] = r.Merged?.Compression,
+                    ["stored_bytes"] = r.Merged?.Chunks.Length,
+                    ["ratio"] = r.Merged is { } m ? Ratio(m) : (double?)null,
+                    ["merge_ms"] = r.MergeMs,
                 },
-                conflicts = r.Route.Conflicts.Select(ConflictJson),
-                inputs = InputsJson(r.Route),
-                nested = NestedJson(r.Route),
+                ["conflicts"] = JsonOutput.Array(r.Route.Conflicts, ConflictJson),
+                ["inputs"] = InputsJson(r.Route),
+                ["nested"] = NestedJson(r.Route),
             }),
-            overrides = plan.Overrides.Select(ov => new { path = ov.RelativePath, source = ov.SourcePath, mod = ov.Mod, rule = ov.Rule }),
-            conflicts = plan.Conflicts.Select(ConflictJson),
-            tables = TableReport.Json(plan),
-            failures = failures.Select(f => new { path = f.Route.RelativePath, format = f.Route.Format.Name, error = f.Error, hint = f.Hint }),
-            warnings,
-            mods = plan.ModReports.Select(m => new { mod = m.Mod, layout = m.Layout, applied = m.Applied, languages = m.Languages }),
-            not_applied = plan.NotApplied.Select(n => new { mod = n.Mod, folder = n.Folder, files = n.Files, reason = n.Reason, quiet = n.Quiet }),
-            reloaded = Reloaded is { } r ? new
+            ["overrides"] = JsonOutput.Array(plan.Overrides, ov => new JsonObject { ["path"] = ov.RelativePath, ["source"] = ov.SourcePath, ["mod"] = ov.Mod, ["rule"] = ov.Rule }),
+            ["conflicts"] = JsonOutput.Array(plan.Conflicts, ConflictJson),
+            ["tables"] = TableReport.Json(plan),
+            ["failures"] = JsonOutput.Array(failures, f => new JsonObject { ["path"] = f.Route.RelativePath, ["format"] = f.Route.Format.Name, ["error"] = f.Error, ["hint"] = f.Hint }),
+            ["warnings"] = JsonOutput.Strings(warnings),
+            ["mods"] = JsonOutput.Array(plan.ModReports, m => new JsonObject { ["mod"] = m.Mod, ["layout"] = m.Layout, ["applied"] = JsonOutput.Strings(m.Applied), ["languages"] = JsonOutput.Strings(m.Languages) }),
+            ["not_applied"] = JsonOutput.Array(plan.NotApplied, n => new JsonObject { ["mod"] = n.Mod, ["folder"] = n.Folder, ["files"] = JsonOutput.Strings(n.Files), ["reason"] = n.Reason, ["quiet"] = n.Quiet }),
+            ["reloaded"] = Reloaded is { } r ? new JsonObject
             {
-                setup = r.Location.Folder, found = r.Location.HowFound, app = r.App.Id, mods_folder = r.Folders.Mods,
-                taken = r.Taken.Select(t => new { id = t.Mod.Id, name = t.Mod.Name, version = t.Mod.Version, folder = t.Mod.Folder, needed_by = t.NeededBy }),
-                skipped = r.Skipped.Select(k => new { id = k.Id, title = k.Title, folder = k.Folder, reason = k.Reason }),
+                ["setup"] = r.Location.Folder, ["found"] = r.Location.HowFound, ["app"] = r.App.Id, ["mods_folder"] = r.Folders.Mods,
+                ["taken"] = JsonOutput.Array(r.Taken, t => new JsonObject
+                    { ["id"] = t.Mod.Id, ["name"] = t.Mod.Name, ["version"] = t.Mod.Version, ["folder"] = t.Mod.Folder, ["needed_by"] = t.NeededBy }),
+                ["skipped"] = JsonOutput.Array(r.Skipped, k => new JsonObject { ["id"] = k.Id, ["title"] = k.Title, ["folder"] = k.Folder, ["reason"] = k.Reason }),
             } : null,
         };
-        o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
+        JsonOutput.Write(o, doc);
     }
 
-    private static IEnumerable<object> InputsJson(ArchiveRoute route) =>
-        route.Patch.Changes.Select(c => new { entry = c.Key.ToString(), mod = c.Origin, rule = c.Rule, source = c.Input?.Path, delete = c.IsDelete });
+    private static JsonArray InputsJson(ArchiveRoute route) =>
+        JsonOutput.Array(route.Patch.Changes, c => new JsonObject { ["entry"] = c.Key.ToString(), ["mod"] = c.Origin, ["rule"] = c.Rule, ["source"] = c.Input?.Path, ["delete"] = c.IsDelete });
 
     /// <summary>The archives inside entries that mods change inside (an FEF route into a PAK in a CPK), at every depth, each with its inputs.</summary>
-    private static IEnumerable<object> NestedJson(ArchiveRoute route) => route.Nested.Select(n => new
+    private static JsonArray NestedJson(ArchiveRoute route) => JsonOutput.Array(route.Nested, n => new JsonObject
     {
-        entry = n.Entry.ToString(), route = n.Route.RelativePath, format = n.Route.Format.Name, origin = n.Origin,
-        inputs = InputsJson(n.Route), nested = NestedJson(n.Route),
+        ["entry"] = n.Entry.ToString(), ["route"] = n.Route.RelativePath, ["format"] = n.Route.Format.Name, ["origin"] = n.Origin,
+        ["inputs"] = InputsJson(n.Route), ["nested"] = NestedJson(n.Route),
     });
 
-    private static object ConflictJson(RouteConflict c) => new { target = c.Target, entry = c.Entry, mods = c.Mods, winner = c.Winner, rules = c.Rules };
+    private static JsonObject ConflictJson(RouteConflict c) =>
+        new() { ["target"] = c.Target, ["entry"] = c.Entry, ["mods"] = JsonOutput.Strings(c.Mods), ["winner"] = c.Winner, ["rules"] = JsonOutput.Strings(c.Rules) };
 
     /// <summary>"hd-textures (mirror), fef-mod (FEmulator/AFS/textures.afs)": each mod with the rule it used, when known.</summary>
     private static string ModsWithRules(RouteConflict c) =>

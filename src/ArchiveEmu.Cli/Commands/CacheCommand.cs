@@ -1,5 +1,5 @@
 using System.CommandLine;
-using System.Text.Json;
+using System.Text.Json.Nodes;
 using ArchiveEmu.Core.MergedCache;
 
 namespace ArchiveEmu.Cli.Commands;
@@ -70,26 +70,26 @@ internal sealed class CacheCommand : ICommand
         var (used, free) = cache.DiskUse();
         if (json)
         {
-            var doc = new
+            var doc = new JsonObject
             {
-                cache = cache.Folder,
-                pack_bytes = cache.PackBytes(),
-                disk_bytes = used,
-                free_bytes = free,
-                entries = entries.Select(e => new
+                ["cache"] = cache.Folder,
+                ["pack_bytes"] = cache.PackBytes(),
+                ["disk_bytes"] = used,
+                ["free_bytes"] = free,
+                ["entries"] = JsonOutput.Array(entries, e => new JsonObject
                 {
-                    key = e.Key,
-                    route = e.Route,
-                    format = e.Format,
-                    size = e.Length,
-                    merged = e.Merged is not null,
-                    compression = e.Merged?.Compression,
-                    stored_bytes = e.Merged?.Chunks.Length,
-                    created = e.CreatedUtc,
-                    last_used = cache.LastUsed(e),
+                    ["key"] = e.Key,
+                    ["route"] = e.Route,
+                    ["format"] = e.Format,
+                    ["size"] = e.Length,
+                    ["merged"] = e.Merged is not null,
+                    ["compression"] = e.Merged?.Compression,
+                    ["stored_bytes"] = e.Merged?.Chunks.Length,
+                    ["created"] = e.CreatedUtc,
+                    ["last_used"] = cache.LastUsed(e),
                 }),
             };
-            console.Out.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
+            JsonOutput.Write(console.Out, doc);
             return 0;
         }
         console.Out.WriteLine($"{cache.Folder}: {entries.Count} entries, packs {Units.Bytes(cache.PackBytes())}; "

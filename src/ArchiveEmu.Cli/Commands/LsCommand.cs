@@ -1,5 +1,5 @@
 using System.CommandLine;
-using System.Text.Json;
+using System.Text.Json.Nodes;
 using ArchiveEmu.Core.Formats;
 
 namespace ArchiveEmu.Cli.Commands;
@@ -38,14 +38,14 @@ internal sealed class LsCommand : ICommand
 
         if (parse.GetValue(_json))
         {
-            var doc = new
+            var doc = new JsonObject
             {
-                archive = target,
-                format = archive.Original.Format.Name,
-                size = archive.File.Length,
-                entries = archive.Entries.Select(e => new { index = e.Index, name = e.Name, size = e.Size, state = StateName(e.State), origin = e.Origin, rule = rules.Of(e), detail = e.Detail }),
+                ["archive"] = target,
+                ["format"] = archive.Original.Format.Name,
+                ["size"] = archive.File.Length,
+                ["entries"] = JsonOutput.Array(archive.Entries, e => new JsonObject { ["index"] = e.Index, ["name"] = e.Name, ["size"] = e.Size, ["state"] = StateName(e.State), ["origin"] = e.Origin, ["rule"] = rules.Of(e), ["detail"] = e.Detail }),
             };
-            console.Out.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
+            JsonOutput.Write(console.Out, doc);
             return 0;
         }
 

@@ -1,4 +1,4 @@
-using System.Text.Json;
+using System.Text.Json.Nodes;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Tables;
 
@@ -32,14 +32,14 @@ internal static class TableReport
     }
 
     /// <summary>The build JSON's <c>tables</c>: path, the CPK whose copy was the original, mods with fields, every conflict, and the lines not applied.</summary>
-    public static object Json(RoutePlan plan) => MergedTableReports.Of(plan).Select(t => new
+    public static JsonArray Json(RoutePlan plan) => JsonOutput.Array(MergedTableReports.Of(plan), t => new JsonObject
     {
-        path = t.Path,
-        original = t.Report.Original,
-        bound_in = t.BoundIn,
-        mods = t.Report.Mods.Select(m => new { mod = m.Mod, fields = m.Fields }),
-        conflicts = t.Report.Conflicts.Select(ConflictJson),
-        not_applied = t.Report.NotApplied,
+        ["path"] = t.Path,
+        ["original"] = t.Report.Original,
+        ["bound_in"] = JsonOutput.Strings(t.BoundIn),
+        ["mods"] = JsonOutput.Array(t.Report.Mods, m => new JsonObject { ["mod"] = m.Mod, ["fields"] = m.Fields }),
+        ["conflicts"] = JsonOutput.Array(t.Report.Conflicts, ConflictJson),
+        ["not_applied"] = JsonOutput.Strings(t.Report.NotApplied),
     });
 
     /// <summary>
@@ -53,17 +53,17 @@ internal static class TableReport
         var (path, report) = table;
         if (json)
         {
-            var doc = new
+            var doc = new JsonObject
             {
-                table = path,
-                original = report.Original,
-                bound_in = table.BoundIn,
-                mods = report.Mods.Select(m => new { mod = m.Mod, fields = m.Fields, fields_kept = m.FieldsWon }),
-                segments = report.Segments.Select(s => new { index = s.Index, offset = s.Offset, length = s.Length, mods = s.Mods }),
-                conflicts = report.Conflicts.Select(ConflictJson),
-                not_applied = report.NotApplied,
+                ["table"] = path,
+                ["original"] = report.Original,
+                ["bound_in"] = JsonOutput.Strings(table.BoundIn),
+                ["mods"] = JsonOutput.Array(report.Mods, m => new JsonObject { ["mod"] = m.Mod, ["fields"] = m.Fields, ["fields_kept"] = m.FieldsWon }),
+                ["segments"] = JsonOutput.Array(report.Segments, s => new JsonObject { ["index"] = s.Index, ["offset"] = s.Offset, ["length"] = s.Length, ["mods"] = JsonOutput.Strings(s.Mods) }),
+                ["conflicts"] = JsonOutput.Array(report.Conflicts, ConflictJson),
+                ["not_applied"] = JsonOutput.Strings(report.NotApplied),
             };
-            o.WriteLine(JsonSerializer.Serialize(doc, JsonOutput.Options));
+            JsonOutput.Write(o, doc);
             return true;
         }
         var segments = report.Segments.Count == 1 ? "1 segment" : $"{report.Segments.Count} segments";
@@ -81,7 +81,8 @@ internal static class TableReport
         return true;
     }
 
-    private static object ConflictJson(TableConflict c) => new { segment = c.Segment, offset = c.Offset, width = c.Width, mods = c.Mods, winner = c.Winner };
+    private static JsonObject ConflictJson(TableConflict c) =>
+        new() { ["segment"] = c.Segment, ["offset"] = c.Offset, ["width"] = c.Width, ["mods"] = JsonOutput.Strings(c.Mods), ["winner"] = c.Winner };
 
     private static string Conflict(TableConflict c) =>
         $"segment {c.Segment} offset {c.Offset} width {c.Width}: {string.Join(", ", c.Mods)} -> {c.Winner} wins";

@@ -12,10 +12,7 @@ public sealed class BenchInterruptTests
         if (OperatingSystem.IsWindows())
             Assert.Ignore("POSIX signals");
         using var dir = new TempDirectory("bench-term");
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var arg in new[] { "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "bench", "--scale-down", "64",
-                     "--runs", "1000", "--random-reads", "20", "--dir", dir.Path })
-            start.ArgumentList.Add(arg);
+        var start = ArchiveEmuProgram.StartInfo("bench", "--scale-down", "64", "--runs", "1000", "--random-reads", "20", "--dir", dir.Path);
         using var bench = Process.Start(start)!;
         var stderr = bench.StandardError.ReadToEndAsync();
         var stdout = bench.StandardOutput.ReadToEndAsync();

@@ -24,6 +24,8 @@ public sealed class BuildCompressionTests
     private CliResult Build(params string[] extra) => CliRun.Run([
         "build", "--game", CliRun.Fixture("game"), "--mod", CliRun.Fixture("mods/hd-textures"), "--cache", _dir["cache"], "--merge", "always", .. extra]);
 
+    private static string DeviceFigure(string reason) => reason.Split(", LZ4")[0];
+
     private static (string Codec, string Reason, string[] Stored) Compression(CliResult result)
     {
         using var doc = JsonDocument.Parse(result.Out);
@@ -59,7 +61,11 @@ public sealed class BuildCompressionTests
         var first = Compression(Build("--json"));
         File.Delete(Directory.GetFiles(_dir["cache"], "index.bin").Single()); // merge again, decided again
         var second = Compression(Build("--json"));
-        Assert.That(second.Reason, Is.EqualTo(first.Reason), "the device was not probed again");
+        // The device figure is remembered in the cache folder; the LZ4 decode figure only within a process, so an installed
+        // binary (ARCHIVEEMU_EXE, one process per build) measures LZ4 again.
+        Assert.That(DeviceFigure(second.Reason), Is.EqualTo(DeviceFigure(first.Reason)), "the device was not probed again");
+        if (ArchiveEmuProgram.Installed is null)
+            Assert.That(second.Reason, Is.EqualTo(first.Reason), "nor LZ4 measured again in this process");
     }
 
     [TestCase("lz4", "lz4: compression lz4")]

@@ -39,14 +39,13 @@ public sealed class ProgressBarTests
     public void ARealPseudoTerminal_GetsTheBar_AndAPipeDoesNot()
     {
         ExternalTool.Require("script"); // util-linux's, for a pseudo-terminal to run the CLI on
-        var command = string.Join(' ', new[] { "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll") }
-            .Concat(_buildArgs).Select(Quote));
+        var command = string.Join(' ', ArchiveEmuProgram.CommandLine.Concat(_buildArgs).Select(Quote));
         var onTerminal = ExternalTool.Run("/usr/bin/script", "-qec", command, "/dev/null");
         Assert.That(onTerminal.ExitCode, Is.Zero, onTerminal.ToString());
         Assert.That(onTerminal.StdOut, Does.Contain(Bar), "stdin/stdout/stderr on a pty: progress is drawn");
 
         Directory.Delete(_dir["cache"], recursive: true); // merge again, this time piped
-        var piped = ExternalTool.Run("dotnet", ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. _buildArgs]);
+        var piped = ArchiveEmuProgram.Run(_buildArgs);
         Assert.That(piped.ExitCode, Is.Zero, piped.ToString());
         Assert.That(piped.StdOut + piped.StdErr, Does.Contain("merged").And.Not.Contain(Bar));
     }

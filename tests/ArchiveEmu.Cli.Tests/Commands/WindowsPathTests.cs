@@ -175,6 +175,8 @@ public sealed class WindowsPathTests
     [Test]
     public void TheCacheWriterLock_HeldByAnotherWriter_MakesABuildWait_WhileReadersGoOn()
     {
+        if (ArchiveEmuProgram.Installed is not null) // the lock is released 500 ms in: a process's start can take that long
+            Assert.Ignore("in-process only: the build must reach the lock within 500 ms, which a separate process may not");
         WriteTar("game/data/pack.tar", [("a.bin", new byte[] { 1 }), ("b.bin", new byte[] { 2, 2 })]);
         _dir.Write("mod/data/pack.tar/b.bin", [9, 9, 9]);
         var cache = _dir["cache"];

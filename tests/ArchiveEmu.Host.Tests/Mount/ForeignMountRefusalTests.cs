@@ -25,7 +25,7 @@ public sealed class ForeignMountRefusalTests
     public void DeleteGame() => _game?.Dispose();
 
     private static ToolResult Cli(params string[] args) =>
-        ExternalTool.Run("dotnet", ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. args]);
+        ArchiveEmuProgram.Run(args);
 
     /// <summary>A dead FUSE mount of another file system on <paramref name="folder"/>: mounted by hand, its /dev/fuse closed at once.</summary>
     private static unsafe void LeaveADeadForeignFuseMount(string folder)

@@ -52,9 +52,11 @@ internal sealed partial class HostProcess : IDisposable
     public static HostProcess StartHost(string mountPoint, params string[] args) =>
         Start(mountPoint, [Path.Combine(AppContext.BaseDirectory, "ArchiveEmu.Host.dll"), .. args]);
 
-    /// <summary>Starts <c>archiveemu</c> (mount) with CLI arguments.</summary>
+    /// <summary>Starts <c>archiveemu</c> (mount) with CLI arguments: the installed binary with <c>ARCHIVEEMU_EXE</c>, else the test build's.</summary>
     public static HostProcess StartCli(string mountPoint, params string[] args) =>
-        Start(mountPoint, [Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. args]);
+        TestSupport.ArchiveEmuProgram.Installed is { } installed
+            ? Start(mountPoint, args, program: installed)
+            : Start(mountPoint, [Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. args]);
 
     /// <summary>
     /// Starts ArchiveEmu.Host.dll as user and group 65534 (nobody) through setpriv, with <paramref name="home"/> as its
@@ -71,7 +73,7 @@ internal sealed partial class HostProcess : IDisposable
             info.ArgumentList.Add("exec");
         foreach (var arg in args)
             info.ArgumentList.Add(arg);
-        var process = Process.Start(info) ?? throw new InvalidOperationException("could not start dotnet");
+        var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start {program}");
         var host = new HostProcess(process, mountPoint);
         process.OutputDataReceived += (_, e) => host.Append(e.Data);
         process.ErrorDataReceived += (_, e) => host.Append(e.Data, stderr: true);

@@ -87,7 +87,7 @@ public sealed class InPlaceAsUserTests
             var dead = AsNobody("ls", _game.Game);
             Assert.That(dead.StdErr, Does.Contain("Transport endpoint is not connected"), dead.ToString());
 
-            var unmount = AsNobody("dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "unmount", _game.Game);
+            var unmount = AsNobody([.. ArchiveEmuProgram.CommandLine, "unmount", _game.Game]);
             Assert.That(unmount.ExitCode, Is.Zero, unmount.ToString());
             Assert.That(unmount.StdOut, Does.Contain("unmounted a dead ArchiveEmu mount"));
             Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
@@ -105,10 +105,10 @@ public sealed class InPlaceAsUserTests
     {
         var original = _game.CopyGame("original");
         var expected = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(_game.Cat("data/textures.afs", original)));
-        var result = ExternalTool.RunIn(_game.Game, "/usr/bin/setpriv", "--reuid=" + Nobody, "--regid=" + Nobody, "--clear-groups",
-            "env", $"HOME={_game.Root}", $"DOTNET_CLI_HOME={_game.Root}", "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"),
+        var result = ExternalTool.RunIn(_game.Game, "/usr/bin/setpriv", ["--reuid=" + Nobody, "--regid=" + Nobody, "--clear-groups",
+            "env", $"HOME={_game.Root}", $"DOTNET_CLI_HOME={_game.Root}", .. ArchiveEmuProgram.CommandLine,
             "run", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--cache", _game.Cache, "--log-level", "Warning",
-            "--", "sh", "-c", "sha256sum < data/textures.afs; id -u; exit 5");
+            "--", "sh", "-c", "sha256sum < data/textures.afs; id -u; exit 5"]);
         Assert.That(result.ExitCode, Is.EqualTo(5), result.ToString());
         var lines = result.StdOut.Split('\n');
         Assert.That(lines[0], Does.StartWith(expected), result.ToString());

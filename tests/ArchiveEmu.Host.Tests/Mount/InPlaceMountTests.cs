@@ -109,7 +109,7 @@ public sealed class InPlaceMountTests(string fuse)
             Assert.That(File.ReadAllBytes(Path.Combine(link, "data/textures.afs")), Is.EqualTo(expected), host.Output);
             Assert.That(File.ReadAllBytes(Path.Combine(_game.Game, "data/textures.afs")), Is.EqualTo(expected));
             Assert.That(host.Output, Does.Contain($"mounted {link} with 2 mod(s)"), "the game path as the user gave it");
-            var unmount = TestSupport.ExternalTool.Run("dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "unmount", link);
+            var unmount = TestSupport.ArchiveEmuProgram.Run("unmount", link);
             Assert.That(unmount.ExitCode, Is.Zero, unmount.ToString());
             Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
         }

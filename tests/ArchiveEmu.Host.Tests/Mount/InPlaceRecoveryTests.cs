@@ -36,7 +36,7 @@ public sealed class InPlaceRecoveryTests(string fuse)
     private HostProcess StartInPlace() => _game.StartInPlace(fuse);
 
     private static ToolResult Cli(params string[] args) =>
-        ExternalTool.Run("dotnet", ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. args]);
+        ArchiveEmuProgram.Run(args);
 
     /// <summary>
     /// Mounts in place, kills the host with SIGKILL and waits until the mount it left is dead. The host is not disposed: that
@@ -111,7 +111,7 @@ public sealed class InPlaceRecoveryTests(string fuse)
         var expected = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(_game.Cat("data/textures.afs")));
         LeaveADeadMount();
         var textures = Path.Combine(_game.Game, "data/textures.afs");
-        var run = ExternalTool.RunIn(_game.Root, "dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "run",
+        var run = ArchiveEmuProgram.RunIn(_game.Root, "run",
             "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--", "sh", "-c", $"sha256sum < '{textures}'");
         Assert.That(run.ExitCode, Is.Zero, run.ToString());
         Assert.That(run.StdOut, Does.Contain("found a dead FUSE mount of ArchiveEmu's"));

@@ -151,7 +151,7 @@ public sealed class MountModMistakesTests
     private byte[] Cat(string[] mods, string relative)
     {
         var output = _dir[$"cat-{Guid.NewGuid():N}"];
-        var result = ExternalTool.Run("dotnet", ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "cat", "--game", Game, .. mods,
+        var result = ArchiveEmuProgram.Run(["cat", "--game", Game, .. mods,
             "--no-cache", relative, "-o", output]);
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         var bytes = File.ReadAllBytes(output);

@@ -120,5 +120,5 @@ public sealed class MountUserMistakesTests
             .Order(StringComparer.Ordinal).ToArray();
 
     private static ToolResult Archiveemu(params string[] args) =>
-        ExternalTool.Run("dotnet", ["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), .. args]);
+        ArchiveEmuProgram.Run(args);
 }

@@ -46,17 +46,10 @@ public sealed partial class RunCommandTests
     /// <summary><c>archiveemu run</c> in the game folder (as Steam starts a game), stdout and stderr captured, stdin a pipe.</summary>
     private Process StartRun(IDictionary<string, string>? environment, params string[] command)
     {
-        var info = new ProcessStartInfo("dotnet")
-        {
-            WorkingDirectory = _game.Game,
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var arg in (string[])["exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "run", "--game", _game.Game,
-                     "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--log-level", "Warning", "--", .. command])
-            info.ArgumentList.Add(arg);
+        var info = ArchiveEmuProgram.StartInfo(["run", "--game", _game.Game,
+            "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--log-level", "Warning", "--", .. command]);
+        info.WorkingDirectory = _game.Game;
+        info.RedirectStandardInput = true;
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())
             info.Environment[name] = value;
         var run = Process.Start(info)!;

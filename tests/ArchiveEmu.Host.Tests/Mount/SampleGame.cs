@@ -66,7 +66,7 @@ internal sealed class SampleGame : IDisposable
     public byte[] Cat(string relative, string game)
     {
         var output = _temp[$"cat-{Guid.NewGuid():N}"];
-        var result = ExternalTool.Run("dotnet", "exec", Path.Combine(AppContext.BaseDirectory, "archiveemu.dll"), "cat",
+        var result = ArchiveEmuProgram.Run("cat",
             "--game", game, "--mod", Mods[0], "--mod", Mods[1], "--no-cache", relative, "-o", output);
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         var bytes = File.ReadAllBytes(output);

@@ -16,6 +16,9 @@ namespace ArchiveEmu.Cli.Doctor;
 internal sealed record DoctorMachine(string DevFuse, string SearchPath, bool IsRoot, string KernelRelease, string LibFuse, string Home,
     Func<string, string?> Environment)
 {
+    /// <summary>The folders Steam's container always shares for temporary files (/var/tmp: whenever it shares the home folder, the default).</summary>
+    public IReadOnlyList<string> SharedTempFolders { get; init; } = ["/tmp", "/var/tmp"];
+
     /// <summary>This machine, as the host sees it.</summary>
     public static DoctorMachine Current() => new(
         "/dev/fuse",

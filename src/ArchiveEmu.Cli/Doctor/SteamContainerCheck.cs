@@ -29,7 +29,7 @@ internal static class SteamContainerCheck
     {
         if (Inside(full, machine.Home))
             return $"the home folder {machine.Home}";
-        foreach (var always in new[] { "/tmp", "/var/tmp" }) // /var/tmp: shared whenever the home folder is, the default
+        foreach (var always in machine.SharedTempFolders)
             if (Inside(full, always))
                 return always;
         foreach (var variable in new[] { "STEAM_COMPAT_INSTALL_PATH", "STEAM_COMPAT_LIBRARY_PATHS", "STEAM_COMPAT_MOUNTS", "PRESSURE_VESSEL_FILESYSTEMS_RW", "PRESSURE_VESSEL_FILESYSTEMS_RO" })

@@ -23,7 +23,8 @@ internal static class DoctorRun
 
     /// <summary>This machine, with only the home folder and the environment the Steam container check reads made the test's own.</summary>
     public static DoctorMachine Machine(string home, IReadOnlyDictionary<string, string>? environment = null) =>
-        DoctorMachine.Current() with { Home = home, Environment = name => environment?.GetValueOrDefault(name) };
+        // No shared /tmp: the repository, and so the tests' games, may well be under /tmp (a fresh clone there in CI).
+        DoctorMachine.Current() with { Home = home, Environment = name => environment?.GetValueOrDefault(name), SharedTempFolders = [] };
 
     /// <summary>The line of <paramref name="output"/> for the check <paramref name="name"/> (its mark, its name padded, its detail).</summary>
     public static string Line(CliResult result, string name) =>

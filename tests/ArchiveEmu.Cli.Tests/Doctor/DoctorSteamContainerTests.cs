@@ -6,7 +6,8 @@ namespace ArchiveEmu.Cli.Tests.Doctor;
 /// Issue 32: whether Steam's container (pressure-vessel) would see the game folder, by steam-runtime-tools' docs/shared-paths.md:
 /// the home folder, /tmp, /var/tmp, the game's Steam install folder and what PRESSURE_VESSEL_FILESYSTEMS_RW adds are seen; a
 /// folder outside them (as removable media under /mnt or /run/media outside a Steam library) is a warning, never a failure.
-/// The games sit under the test's own output folder: /tmp, where temporary folders go, is always shared.
+/// The games sit under the test's own output folder, and /tmp is not taken as shared (DoctorRun.Machine), since the
+/// repository itself may be under /tmp.
 /// </summary>
 [System.Runtime.Versioning.SupportedOSPlatform("linux")]
 public sealed class DoctorSteamContainerTests
@@ -48,6 +49,16 @@ public sealed class DoctorSteamContainerTests
         Assert.That(DoctorRun.FixOf(result, "Steam container"), Is.EqualTo("     fix:                     install the game through Steam "
             + $"(a Steam library folder is shared) or move it under {home}; or add PRESSURE_VESSEL_FILESYSTEMS_RW={game} before %command% in the launch options"));
         Assert.That(result.ExitCode, Is.Zero, "a warning: a native game without the runtime sees everything");
+    }
+
+    [Test]
+    public void Doctor_AGameUnderAFolderTheContainerSharesForTemporaryFiles_IsSeen()
+    {
+        var game = MakeGame("tmp/Games/P5R");
+        var tmp = Path.Combine(_root, "tmp");
+        var machine = DoctorRun.Machine(Path.Combine(_root, "home")) with { SharedTempFolders = [tmp] };
+        Assert.That(DoctorRun.Line(DoctorRun.Run(machine, "--game", game, "--no-cache"), "Steam container"),
+            Is.EqualTo($"ok   Steam container          {game}: inside what Steam's container shares ({tmp})"));
     }
 
     [Test]

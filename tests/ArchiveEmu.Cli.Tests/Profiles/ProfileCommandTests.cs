@@ -41,6 +41,7 @@ public sealed class ProfileCommandTests
     [Test]
     public void Save_RelativeFolders_WritesTheIssuesShapeWithAbsolutePaths_AndSaysWhatItSaved()
     {
+        LinuxOnly.Require("the expected profile JSON spells paths with /, which Windows spells with \\ (profiles are for Steam on Linux)");
         var saved = Environment.CurrentDirectory;
         Environment.CurrentDirectory = CliRun.Fixture("");
         CliResult result;
@@ -64,6 +65,7 @@ public sealed class ProfileCommandTests
     [Test]
     public void Save_CaseSensitive_StoresIgnoreCaseFalse_AndSavingAgainReplaces()
     {
+        LinuxOnly.Require("the expected profile JSON spells paths with /, which Windows spells with \\ (profiles are for Steam on Linux)");
         Assert.That(CliRun.Run("profile", "save", "p", "--game", Game, "--mod", Hd).ExitCode, Is.Zero);
         var result = CliRun.Run("profile", "save", "p", "--game", Game, "--mod", Ui, "--case-sensitive");
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
@@ -105,6 +107,7 @@ public sealed class ProfileCommandTests
     [Test]
     public void Ls_NamesAndGames_Show_PrintsTheFile_Rm_RemovesIt()
     {
+        LinuxOnly.Require("the expected profile JSON spells paths with /, which Windows spells with \\ (profiles are for Steam on Linux)");
         var other = _user["other-game"];
         Directory.CreateDirectory(other);
         Assert.That(CliRun.Run("profile", "save", "p5r", "--game", Game, "--mod", Hd).ExitCode, Is.Zero);

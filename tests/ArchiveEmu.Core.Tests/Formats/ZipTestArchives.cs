@@ -73,6 +73,11 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     public static string MakeOriginal(TempDirectory dir, string kind)
     {
         var path = dir[$"original-{kind}.zip"];
+        // The script runs Info-ZIP or 7-Zip itself: require it here, so a machine without it skips naming the package.
+        if (kind == "info-zip")
+            ExternalTool.Require("zip");
+        else if (kind == "7z")
+            ExternalTool.Require("7z");
         Python(MakeScript, path, kind);
         return path;
     }

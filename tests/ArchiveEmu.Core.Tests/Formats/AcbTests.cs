@@ -165,13 +165,18 @@ public sealed class AcbTests
         Assert.That(acb.Files.Select(f => f.Path), Does.Contain(Path.GetFullPath(mod)));
     }
 
-    [Test]
-    public void Build_ValuesAfterAReplacedOneKeepTheirAlignmentModulo32()
+    // Replacement sizes that grow or shrink the AWB by amounts that are no multiple of 32 (nor of 16).
+    [TestCase(13)]
+    [TestCase(117)]
+    [TestCase(133)]
+    [TestCase(1000)]
+    public void Build_ValuesAfterAReplacedOneKeepTheirAlignmentModulo32(int size)
     {
-        var acbPath = _dir.Write("se.acb", AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write(Entries(2)))));
+        // An AWB aligned to 4 bytes: its size changes by amounts a 32-byte alignment of its own would hide.
+        var acbPath = _dir.Write("se.acb", AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write(Entries(2), new(Alignment: 4)))));
         var original = AcbFile.Read(acbPath);
         using var awb = AwbFormat.Instance.Build(AwbFormat.Instance.ReadIndex(original.MemoryAwbSource()),
-            new ArchivePatch([Replace(0, TestData.Random(204, 13))]));
+            new ArchivePatch([Replace(0, TestData.Random(204, size))]));
         using var acb = AcbBuilder.Build(original, new AcbPatch(MemoryAwb: awb.File));
 
         // Both tables' data values located by UtfDataOffsets (TestSupport), never by the product's AcbFile.

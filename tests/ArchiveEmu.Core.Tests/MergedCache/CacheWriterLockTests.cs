@@ -68,16 +68,25 @@ public sealed class CacheWriterLockTests
         var first = CacheWriterLock.Acquire(folder, Patience, said.Enqueue);
         Assert.That(Task.Run(() => CacheWriterLock.TryAcquire(folder, TimeSpan.Zero, said.Enqueue)).Result, Is.Null,
             "one writer at a time, within a process too");
-        var second = Task.Run(() =>
+        CacheWriterLock? taken = null;
+        var second = new Thread(() =>
         {
-            var taken = CacheWriterLock.Acquire(folder, Patience, said.Enqueue);
+            taken = CacheWriterLock.Acquire(folder, Patience, said.Enqueue);
             order.Enqueue("second acquired");
-            return taken;
         });
+        second.Start();
+        // Released only once the second writer is blocked waiting for it: the order below then says the lock held it back.
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
+        while ((second.ThreadState & System.Threading.ThreadState.WaitSleepJoin) == 0 && order.IsEmpty)
+        {
+            Assert.That(DateTime.UtcNow, Is.LessThan(deadline), "the second writer neither waited nor got the lock");
+            Thread.Yield();
+        }
 
         order.Enqueue("first released");
         first.Dispose();
-        using (second.Result) // got it once the first let go
+        second.Join();
+        using (taken) // got it once the first let go
         {
             Assert.That(order, Is.EqualTo(new[] { "first released", "second acquired" }));
             Assert.That(said, Is.Empty, "a mount's two threads are no other process");

@@ -165,18 +165,29 @@ public sealed class AcbTests
         Assert.That(acb.Files.Select(f => f.Path), Does.Contain(Path.GetFullPath(mod)));
     }
 
-    [Test]
-    public void Build_ValuesAfterAReplacedOneKeepTheirAlignmentModulo32()
+    // Replacement sizes that grow or shrink the AWB by amounts that are no multiple of 32 (nor of 16).
+    [TestCase(13)]
+    [TestCase(117)]
+    [TestCase(133)]
+    [TestCase(1000)]
+    public void Build_ValuesAfterAReplacedOneKeepTheirAlignmentModulo32(int size)
     {
-        var acbPath = _dir.Write("se.acb", AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write(Entries(2)))));
+        // An AWB aligned to 4 bytes: its size changes by amounts a 32-byte alignment of its own would hide.
+        var acbPath = _dir.Write("se.acb", AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write(Entries(2), new(Alignment: 4)))));
         var original = AcbFile.Read(acbPath);
         using var awb = AwbFormat.Instance.Build(AwbFormat.Instance.ReadIndex(original.MemoryAwbSource()),
-            new ArchivePatch([Replace(0, TestData.Random(204, 13))]));
+            new ArchivePatch([Replace(0, TestData.Random(204, size))]));
         using var acb = AcbBuilder.Build(original, new AcbPatch(MemoryAwb: awb.File));
-        var rebuilt = AcbFile.Read(_dir.Write("built.acb", Materialise(acb)));
 
-        var moved = original.DataFields.Zip(rebuilt.DataFields).Where(p => p.First.Column != "AwbFile" && p.First.Size > 0).ToList();
-        Assert.That(moved.Where(p => p.First.Offset > original.MemoryAwb!.Offset).Select(p => p.Second.Offset - p.First.Offset).Distinct().Single() % 32, Is.Zero);
+        // Both tables' data values located by UtfDataOffsets (TestSupport), never by the product's AcbFile.
+        var before = UtfDataOffsets.Read(File.ReadAllBytes(acbPath));
+        var after = UtfDataOffsets.Read(Materialise(acb));
+        Assert.That(after.Select(f => (f.Row, f.Column)), Is.EqualTo(before.Select(f => (f.Row, f.Column))));
+        var awbFile = before.Single(f => f.Column == "AwbFile");
+        Assert.That(after.Single(f => f.Column == "AwbFile").Size, Is.EqualTo(awb.File.Length), "the data value holds the emulated AWB");
+        var moved = before.Zip(after).Where(p => p.First.Column != "AwbFile" && p.First.Size > 0).ToList();
+        Assert.That(moved.Where(p => p.First.Offset > awbFile.Offset), Is.Not.Empty, "a value after the replaced one");
+        Assert.That(moved.Where(p => p.First.Offset > awbFile.Offset).Select(p => p.Second.Offset - p.First.Offset).Distinct().Single() % 32, Is.Zero);
         Assert.That(moved.Select(p => p.Second.Offset % 32), Is.EqualTo(moved.Select(p => p.First.Offset % 32)));
     }
 

@@ -7,16 +7,23 @@ namespace ArchiveEmu.Core.Tests.VirtualFiles;
 /// <summary>
 /// Every entry point into a Linux-only call (libc's mmap/madvise, cachestat, posix_fadvise, open/fsync of a folder,
 /// /proc and /sys) answers off Linux without reaching it: there is no libc on Windows, so a call that got through
-/// would throw DllNotFoundException. Run on Linux (the calls work) and under Wine by .ci/windows-check (they decline).
+/// would throw DllNotFoundException. Run under Wine by .ci/windows-check (they decline) and on Linux, where each test
+/// shows the same calls reach the kernel (cached pages seen and brought in, mountinfo read, a folder's fsync refused).
 /// </summary>
 public sealed class LinuxOnlyCallGuardTests
 {
     [Test]
-    public void PageCacheCallsAndHints_OffLinux_DeclineWithoutCallingLibc()
+    public void PageCacheCallsAndHints_OffLinux_DeclineWithoutCallingLibc_OnLinux_ReachTheKernel()
     {
         using var dir = new TempDirectory("guards");
         var path = dir.Write("a.bin", TestData.Random(1, 3 << 20));
         using var handle = File.OpenHandle(path);
+        bool? coldBefore = null;
+        if (OperatingSystem.IsLinux())
+        {
+            PageCacheProbe.Drop(path);
+            coldBefore = PageCacheReads.IsCached(handle, 0, 1 << 20);
+        }
 
         bool broughtIn = PageCacheReads.BringIn(handle, 0, 1 << 20, 3 << 20);
         bool cached = PageCacheReads.IsCached(handle, 0, 1 << 20);
@@ -26,18 +33,29 @@ public sealed class LinuxOnlyCallGuardTests
             Assert.That(broughtIn, Is.False, "BringIn declines off Linux");
             Assert.That(cached, Is.True, "IsCached cannot tell off Linux, and then says there is nothing to do");
             Assert.That(PageCacheReads.CanTell, Is.False);
+            return;
         }
+        CiMachine.Require(PageCacheReads.CanTell ? null : "cachestat(2) (Linux 6.5 or later) to see a page cache call reach the kernel");
+        Assert.That(coldBefore, Is.False, "pages just dropped are not cached: IsCached asked the kernel");
+        Assert.That(broughtIn, Is.True, "BringIn mapped and populated the range");
+        Assert.That(cached, Is.True, "and the kernel now holds it");
     }
 
     [Test]
-    public void DirectoryFlushAndStorageKind_OffLinux_AreNoOpsAndUnknown()
+    public void DirectoryFlushAndStorageKind_OffLinux_AreNoOpsAndUnknown_OnLinux_AskTheSystem()
     {
         using var dir = new TempDirectory("guards");
         dir.Write("x/a.bin", [1]);
         Assert.That(() => DirectorySync.Flush(dir["x"]), Throws.Nothing);
         var kind = StorageKind.Of(dir.Path);
         if (!OperatingSystem.IsLinux())
+        {
             Assert.That(kind, Is.EqualTo(StorageKind.Unknown));
+            Assert.That(() => DirectorySync.Flush(dir["missing"]), Throws.Nothing, "nothing to flush off Linux, not even a missing folder");
+            return;
+        }
+        Assert.That(kind, Is.Not.EqualTo(StorageKind.Unknown), "the temp folder's mount was found in /proc/self/mountinfo");
+        Assert.That(() => DirectorySync.Flush(dir["missing"]), Throws.InstanceOf<IOException>(), "open(2) of the folder reached the kernel");
     }
 
     [Test]

@@ -5,7 +5,7 @@ namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
 /// Issue 21, "ACB follows its AWB", through a real mount: a mod changes an entry of <c>sound/bgm.awb</c>, and the game's
-/// <c>sound/bgm.acb</c> reads as <c>archiveemu cat</c> writes it (header copy and MD5 of the emulated AWB); a changed mod
+/// <c>sound/bgm.acb</c> follows it (header copy and MD5 of the emulated AWB, checked by AcbFollowCheck's independent readers); a changed mod
 /// file reaches new opens of the ACB too.
 /// </summary>
 [TestFixture("kernel")]
@@ -51,7 +51,6 @@ public sealed class AcbMountTests(string fuse)
     private void AssertFollows()
     {
         var mounted = File.ReadAllBytes(_game.Mounted(Acb));
-        Assert.That(mounted, Is.EqualTo(_game.Cat(Acb)), _host.Output);
         using var scratch = new TempDirectory("acb-mount");
         AcbFollowCheck.AssertFollows(_game.Game + "/" + Acb, scratch.Write("mounted.acb", mounted), File.ReadAllBytes(_game.Mounted(Awb)), scratch);
     }

@@ -30,7 +30,7 @@ public sealed class BuildAheadTests
         Assert.That(host.OutputOnce("built data/textures.afs", TimeSpan.FromSeconds(20)), Does.Contain("built data/textures.afs: emulated"));
 
         foreach (var file in new[] { "data/bundle.tar", "data/textures.afs" })
-            Assert.That(File.ReadAllBytes(_game.Mounted(file)), Is.EqualTo(_game.Cat(file)), file);
+            _game.AssertServes(file, _game.Mounted(file));
         host.Terminate();
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(5)), Is.Zero, host.Output);
         Assert.That(host.Output.Split("built data/bundle.tar").Length - 1, Is.EqualTo(1), "the reads used the archive built ahead:\n" + host.Output);

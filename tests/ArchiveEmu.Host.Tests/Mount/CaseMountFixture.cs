@@ -5,7 +5,8 @@ namespace ArchiveEmu.Host.Tests.Mount;
 /// <summary>
 /// The mount of <see cref="IgnoreCaseMountTests"/> and <see cref="CaseSensitiveMountTests"/>: the sample game plus a non-ASCII
 /// folder and two names that differ only in case, mounted with or without <c>--ignore-case</c>; the checks both run, each
-/// asserting what its setting promises.
+/// asserting what its setting promises. Its tests only read: a test that changes mod files mounts a game of its own
+/// (<see cref="IgnoreCaseHotReloadTests"/>), so no test depends on another's order.
 /// </summary>
 public abstract class CaseMountFixture(string fuse, bool ignoreCase)
 {
@@ -25,19 +26,31 @@ public abstract class CaseMountFixture(string fuse, bool ignoreCase)
     ];
 
     [OneTimeSetUp]
-    public void MountSampleGame()
+    public void MountSampleGame() => (_game, _host) = Mount(Fuse, ignoreCase);
+
+    /// <summary>A new sample game with the extra names, mounted with or without ignoring case; the kernel transport through the CLI.</summary>
+    internal static (SampleGame Game, HostProcess Host) Mount(string fuse, bool ignoreCase)
     {
-        LibFuseProbe.RequireTransport(Fuse);
-        _game = new SampleGame();
-        Directory.CreateDirectory(Path.Combine(_game.Game, "données"));
-        File.WriteAllText(Path.Combine(_game.Game, "données", "é.txt"), "accent aigu\n");
-        File.WriteAllText(Path.Combine(_game.Game, "data", "Dup.txt"), "upper first\n"); // two names only case tells apart
-        File.WriteAllText(Path.Combine(_game.Game, "data", "dup.txt"), "lower\n");
-        _host = Fuse == "kernel"
-            ? HostProcess.StartCli(_game.MountPoint, ["mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-                "--cache", _game.Cache, "--merge", "never", .. ignoreCase ? new[] { "--ignore-case" } : [], _game.MountPoint])
-            : HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never", "--ArchiveEmu:Fuse=libfuse", $"--ArchiveEmu:IgnoreCase={ignoreCase}"));
-        _host.WaitMounted();
+        LibFuseProbe.RequireTransport(fuse);
+        var game = new SampleGame();
+        Directory.CreateDirectory(Path.Combine(game.Game, "données"));
+        File.WriteAllText(Path.Combine(game.Game, "données", "é.txt"), "accent aigu\n");
+        File.WriteAllText(Path.Combine(game.Game, "data", "Dup.txt"), "upper first\n"); // two names only case tells apart
+        File.WriteAllText(Path.Combine(game.Game, "data", "dup.txt"), "lower\n");
+        var host = fuse == "kernel"
+            ? HostProcess.StartCli(game.MountPoint, ["mount", "--game", game.Game, "--mod", game.Mods[0], "--mod", game.Mods[1],
+                "--cache", game.Cache, "--merge", "never", .. ignoreCase ? new[] { "--ignore-case" } : [], game.MountPoint])
+            : HostProcess.StartHost(game.MountPoint, game.HostArgs("never", "--ArchiveEmu:Fuse=libfuse", $"--ArchiveEmu:IgnoreCase={ignoreCase}"));
+        try
+        {
+            host.WaitMounted();
+        }
+        catch
+        {
+            game.Dispose(); // WaitMounted stopped the host before failing
+            throw;
+        }
+        return (game, host);
     }
 
     [OneTimeTearDown]

@@ -84,7 +84,7 @@ public sealed class HotReloadStressTests(string fuse, string merge)
         foreach (var content in contents)
         {
             change(content);
-            versions.Add(_game.Cat("data/textures.afs"));
+            versions.Add(_game.CheckedCat("data/textures.afs"));
         }
         Assert.That(versions.Distinct(new BytesComparer()).Count(), Is.EqualTo(contents.Length), "each content is a version of its own");
         using var host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs(merge, $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();

@@ -5,8 +5,8 @@ namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
 /// Issue 22, IMG v1, through a real mount: a mod replaces <c>infernus.txd</c> in <c>models/gta3.img</c>, and both files of the
-/// pair are served emulated — the data file and the rebuilt <c>models/gta3.dir</c>, each as <c>archiveemu cat</c> writes it —
-/// and re-read together by ImgV1IndependentReader.
+/// pair are served emulated — the data file and the rebuilt <c>models/gta3.dir</c> — and re-read together by
+/// ImgV1IndependentReader, compared with the entries the test wrote.
 /// </summary>
 [TestFixture("kernel")]
 [TestFixture("libfuse")]
@@ -44,8 +44,6 @@ public sealed class ImgV1MountTests(string fuse)
     {
         var img = File.ReadAllBytes(_game.Mounted(Img));
         var dir = File.ReadAllBytes(_game.Mounted(Dir));
-        Assert.That(img, Is.EqualTo(_game.Cat(Img)), _host.Output);
-        Assert.That(dir, Is.EqualTo(_game.Cat(Dir)), _host.Output);
         Assert.That(new FileInfo(_game.Mounted(Dir)).Length, Is.EqualTo(32 * _expected.Count), "the mount reports the rebuilt directory's size");
 
         var read = ImgV1IndependentReader.Read(img, dir);

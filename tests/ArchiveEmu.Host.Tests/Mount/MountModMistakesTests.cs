@@ -5,7 +5,8 @@ namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
 /// Issue 18's mod mistakes through <c>archiveemu mount</c>: a <c>--mod</c> inside the game is refused before anything is
-/// mounted; the same mod twice, or a mod inside another, is warned about once on stderr and served as <c>cat</c> serves it;
+/// mounted; the same mod twice, or a mod inside another, is warned about once on stderr and served as the mods say
+/// (checked by independent readers, <see cref="IndependentContent"/>);
 /// an index far past an archive's end is logged once per version of the archive, however often it is read.
 /// </summary>
 [NonParallelizable]
@@ -59,7 +60,7 @@ public sealed class MountModMistakesTests
         string[] mods = ["--mod", _dir["mods/b"], "--mod", _dir["mods/a"], "--mod", _dir["mods/b"] + "/"];
         using var host = HostProcess.StartCli(MountPoint, ["mount", "--game", Game, .. mods, "--no-cache", MountPoint]).WaitMounted();
         var mounted = Path.Combine(MountPoint, "data/voice.afs");
-        Assert.That(File.ReadAllBytes(mounted), Is.EqualTo(Cat(mods, "data/voice.afs")));
+        AssertServes([_dir["mods/a"], _dir["mods/b"]], "data/voice.afs", mounted);
         Assert.That(AfsIndependentReader.Read(mounted)[1].Sha256, Is.EqualTo(AfsIndependentReader.Sha256(TestData.Random(11, 600))),
             "b, given last, wins entry 1");
         AssertOneWarning(host, $"--mod {_dir["mods/b"]} is given twice; it is used once, at its last position (after {_dir["mods/a"]})");
@@ -68,12 +69,12 @@ public sealed class MountModMistakesTests
     }
 
     [Test]
-    public void Mount_AModInsideAnotherMod_WarnsOnceOnStderr_AndServesWhatCatServes()
+    public void Mount_AModInsideAnotherMod_WarnsOnceOnStderr_AndAppliesBoth()
     {
         string[] mods = ["--mod", _dir["mods/a"], "--mod", _dir["mods/a/data"]];
         using var host = HostProcess.StartCli(MountPoint, ["mount", "--game", Game, .. mods, "--no-cache", MountPoint]).WaitMounted();
         foreach (var file in new[] { "data/voice.afs", "data/readme.txt" })
-            Assert.That(File.ReadAllBytes(Path.Combine(MountPoint, file)), Is.EqualTo(Cat(mods, file)), file);
+            AssertServes([_dir["mods/a"], _dir["mods/a/data"]], file, Path.Combine(MountPoint, file));
         Assert.That(File.ReadAllText(Path.Combine(MountPoint, "data/readme.txt")), Is.EqualTo("nested"), "the inner mod's data/readme.txt");
         AssertOneWarning(host, $"--mod {_dir["mods/a/data"]} is inside --mod {_dir["mods/a"]}; its files are applied twice, once under each");
         host.Terminate();
@@ -91,11 +92,10 @@ public sealed class MountModMistakesTests
         string[] mods = ["--mod", _dir["mods/m"]];
         using var host = HostProcess.StartCli(MountPoint, ["mount", "--game", Game, .. mods, "--no-cache", MountPoint]).WaitMounted();
         var mounted = Path.Combine(MountPoint, "data/voice.afs");
-        var expected = Cat(mods, "data/voice.afs");
         for (int i = 0; i < 3; i++)
         {
-            Assert.That(new FileInfo(mounted).Length, Is.EqualTo(expected.Length));
-            Assert.That(File.ReadAllBytes(mounted), Is.EqualTo(expected));
+            Assert.That(new FileInfo(mounted).Length, Is.EqualTo(File.ReadAllBytes(mounted).Length), "stat's size is the size a read gives");
+            AssertServes([_dir["mods/m"]], "data/voice.afs", mounted);
         }
         host.Terminate();
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
@@ -113,18 +113,18 @@ public sealed class MountModMistakesTests
         string[] mods = ["--mod", _dir["mods/m"]];
         using var host = HostProcess.StartCli(MountPoint, ["mount", "--game", Game, .. mods, "--no-cache", MountPoint]).WaitMounted();
         var mounted = Path.Combine(MountPoint, "data/voice.afs");
-        Assert.That(File.ReadAllBytes(mounted), Is.EqualTo(Cat(mods, "data/voice.afs")));
+        AssertServes([_dir["mods/m"]], "data/voice.afs", mounted);
 
         _dir.Write("mods/m/data/voice.afs/2000.bin", TestData.Random(12, 3000)); // a new version: the hot reload rebuilds it
-        var expected = Cat(mods, "data/voice.afs");
+        var expected = IndependentContent.Expected("data/voice.afs", Game, [_dir["mods/m"]]);
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (!File.ReadAllBytes(mounted).AsSpan().SequenceEqual(expected))
+        while (IndependentContent.TryOf("data/voice.afs", mounted)?.SequenceEqual(expected) != true)
         {
             Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(20)), "the new version never came:\n" + host.Output);
             Thread.Sleep(100);
         }
         for (int i = 0; i < 3; i++)
-            Assert.That(File.ReadAllBytes(mounted), Is.EqualTo(expected));
+            AssertServes([_dir["mods/m"]], "data/voice.afs", mounted);
         host.Terminate();
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
         Assert.That(host.Output.Split('\n').Count(l => l.Length > 9 && l[9..] == "WRN " + FarIndexWarning), Is.EqualTo(2), host.Output);
@@ -147,15 +147,7 @@ public sealed class MountModMistakesTests
         Assert.That(folder.EnumerateFileSystemInfos(), Is.Empty);
     }
 
-    /// <summary>What <c>archiveemu cat</c> (no cache) serves at <paramref name="relative"/> with these mods.</summary>
-    private byte[] Cat(string[] mods, string relative)
-    {
-        var output = _dir[$"cat-{Guid.NewGuid():N}"];
-        var result = ArchiveEmuProgram.Run(["cat", "--game", Game, .. mods,
-            "--no-cache", relative, "-o", output]);
-        Assert.That(result.ExitCode, Is.Zero, result.ToString());
-        var bytes = File.ReadAllBytes(output);
-        File.Delete(output);
-        return bytes;
-    }
+    /// <summary>The file at <paramref name="served"/> holds what <paramref name="modFolders"/> (lowest priority first) make of <paramref name="relative"/>, by independent readers.</summary>
+    private void AssertServes(string[] modFolders, string relative, string served) =>
+        Assert.That(IndependentContent.Of(relative, served), Is.EqualTo(IndependentContent.Expected(relative, Game, modFolders)), relative);
 }

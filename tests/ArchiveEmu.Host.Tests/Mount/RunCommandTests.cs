@@ -8,7 +8,7 @@ namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
 /// Issue 19, <c>archiveemu run … -- COMMAND</c>: a real child program started in the game folder reads the game path
-/// (modded, as <c>cat</c> of a copy says), gets stdin and the environment, and its exit code is archiveemu's; SIGTERM, SIGINT, SIGHUP and SIGQUIT to
+/// (modded: the copy it makes is checked by independent readers against a copy of the game, <see cref="IndependentContent"/>), gets stdin and the environment, and its exit code is archiveemu's; SIGTERM, SIGINT, SIGHUP and SIGQUIT to
 /// archiveemu reach the child, which still reads the modded game, and the mount is gone once archiveemu has exited.
 /// </summary>
 [NonParallelizable]
@@ -74,18 +74,29 @@ public sealed partial class RunCommandTests
 
     private static string Sha256(byte[] bytes) => Convert.ToHexStringLower(SHA256.HashData(bytes));
 
+    /// <summary>Where the child copies the game path's archive to: a folder anyone may write (the child may run as nobody).</summary>
+    private string ChildCopy()
+    {
+        var folder = Path.Combine(_game.Root, "from-the-child");
+        Directory.CreateDirectory(folder);
+        var chmod = ExternalTool.Run("chmod", "a+rwx", folder);
+        Assert.That(chmod.ExitCode, Is.Zero, chmod.ToString());
+        return Path.Combine(folder, "textures.afs");
+    }
+
     [Test]
     public void TheChildReadsTheModdedGamePath_GetsStdinAndTheEnvironment_AndItsExitCodeIsRuns()
     {
-        var expected = Sha256(_game.Cat("data/textures.afs", _original));
+        var copy = ChildCopy();
         var run = StartRun(new Dictionary<string, string> { ["ARCHIVEEMU_TEST_VALUE"] = "passed through" },
-            "sh", "-c", "sha256sum < data/textures.afs; read line; echo \"stdin: $line\"; echo \"env: $ARCHIVEEMU_TEST_VALUE\"; echo \"cwd: $(pwd)\"; exit 7");
+            "sh", "-c", $"cp data/textures.afs '{copy}' && echo copied; read line; echo \"stdin: $line\"; echo \"env: $ARCHIVEEMU_TEST_VALUE\"; echo \"cwd: $(pwd)\"; exit 7");
         run.StandardInput.WriteLine("hello child");
         run.StandardInput.Close();
         var (code, output, error) = Finish(run, TimeSpan.FromSeconds(60));
         Assert.That(code, Is.EqualTo(7), $"{output}\n{error}");
         var lines = output.Split('\n');
-        Assert.That(lines[0], Does.StartWith(expected), $"the game path is the modded archive:\n{output}\n{error}");
+        Assert.That(lines[0], Is.EqualTo("copied"), $"{output}\n{error}");
+        _game.AssertServes("data/textures.afs", copy, _original);
         Assert.That(lines, Does.Contain("stdin: hello child"));
         Assert.That(lines, Does.Contain("env: passed through"));
         Assert.That(lines, Does.Contain($"cwd: {_game.Game}"));
@@ -100,10 +111,10 @@ public sealed partial class RunCommandTests
     [TestCase(3, "QUIT")]
     public void ASignalToArchiveemu_ReachesTheChild_WhichStillReadsTheModdedGame_ThenTheMountIsGone(int signal, string name)
     {
-        var expected = Sha256(_game.Cat("data/textures.afs", _original));
+        var copy = ChildCopy();
         // The child reads the game folder after the signal: the mount stays until the command exits.
         var run = StartRun(null, "sh", "-c",
-            $"trap 'echo child got {name}; sha256sum < data/textures.afs; exit 3' {name}; echo ready $$; while :; do sleep 0.1; done");
+            $"trap 'echo child got {name}; cp data/textures.afs \"{copy}\" && echo copied; exit 3' {name}; echo ready $$; while :; do sleep 0.1; done");
         var first = run.StandardOutput.ReadLineAsync();
         if (!first.Wait(TimeSpan.FromSeconds(60)) || first.Result?.StartsWith("ready ", StringComparison.Ordinal) != true)
         {
@@ -125,7 +136,8 @@ public sealed partial class RunCommandTests
         var (code, output, error) = result;
         var lines = output.Split('\n');
         Assert.That(lines[0], Is.EqualTo($"child got {name}"), error);
-        Assert.That(lines[1], Does.StartWith(expected), $"the modded archive, still mounted after the signal\n{error}");
+        Assert.That(lines[1], Is.EqualTo("copied"), $"the game path still readable after the signal\n{error}");
+        _game.AssertServes("data/textures.afs", copy, _original); // the modded archive: still mounted
         Assert.That(code, Is.EqualTo(3), $"{output}\n{error}");
         Assert.That(MountPointState.IsMounted(_game.Game), Is.False);
     }
@@ -156,8 +168,9 @@ public sealed partial class RunCommandTests
     {
         CiMachine.RequireRoot("sudo's rule applies to a run as root");
         ExternalTool.Require("setpriv");
+        var copy = ChildCopy();
         var run = StartRun(new Dictionary<string, string> { ["SUDO_UID"] = "65534", ["SUDO_GID"] = "65534", ["SUDO_USER"] = "nobody" },
-            "sh", "-c", "echo \"$(id -u) $(id -g) $USER\"; echo \"$(id -G)|$HOME|$LOGNAME\"; sha256sum < data/textures.afs");
+            "sh", "-c", $"echo \"$(id -u) $(id -g) $USER\"; echo \"$(id -G)|$HOME|$LOGNAME\"; cp data/textures.afs '{copy}' && echo copied");
         run.StandardInput.Close();
         var (code, output, error) = Finish(run, TimeSpan.FromSeconds(60));
         Assert.That(code, Is.Zero, $"{output}\n{error}");
@@ -166,7 +179,8 @@ public sealed partial class RunCommandTests
         // The user's own groups, home and login name, as the system's account database gives them (id, getent: not ours).
         var home = ExternalTool.Run("getent", "passwd", "nobody").StdOut.Trim().Split(':')[5];
         Assert.That(lines[1], Is.EqualTo($"{ExternalTool.Run("id", "-G", "nobody").StdOut.Trim()}|{home}|nobody"), error);
-        Assert.That(lines[2], Does.StartWith(Sha256(_game.Cat("data/textures.afs", _original))), $"the user reads the root-made mount (allow_other)\n{error}");
+        Assert.That(lines[2], Is.EqualTo("copied"), $"the user reads the root-made mount (allow_other)\n{error}");
+        _game.AssertServes("data/textures.afs", copy, _original);
     }
 
     [System.Runtime.InteropServices.LibraryImport("libc", EntryPoint = "kill")]

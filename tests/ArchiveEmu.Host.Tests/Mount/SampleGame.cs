@@ -5,7 +5,7 @@ namespace ArchiveEmu.Host.Tests.Mount;
 /// <summary>
 /// A writable copy of fixtures/ (game + hd-textures + ui-fix; hd-textures also changes data/data.cpk, a CPK; the game's
 /// models/gta3.img + .dir and data/hud.spd no mod of these two touches) plus a tar archive and a mod for it, a cache
-/// folder and an empty mount point, all in one temp folder. Expected bytes come from <c>archiveemu cat</c>.
+/// folder and an empty mount point, all in one temp folder. What a mount should serve comes from <see cref="IndependentContent"/>.
 /// </summary>
 internal sealed class SampleGame : IDisposable
 {
@@ -59,20 +59,50 @@ internal sealed class SampleGame : IDisposable
         : HostProcess.StartHost(Game, [.. HostArgs(merge, "--ArchiveEmu:Fuse=libfuse", "--ArchiveEmu:InPlace=true")
             .Where(a => !a.StartsWith("--ArchiveEmu:MountPoint=", StringComparison.Ordinal))])).WaitMounted();
 
-    /// <summary>What <c>archiveemu cat</c> (emulation, no cache) says a reader sees at <paramref name="relative"/>.</summary>
-    public byte[] Cat(string relative) => Cat(relative, Game);
+    /// <summary>
+    /// Asserts the file at <paramref name="served"/> (read through a mount, or copied out of one) holds what the mods make of
+    /// <paramref name="relative"/> of <paramref name="game"/> (default <see cref="Game"/>; a copy while a mount covers the game
+    /// in place), by <see cref="IndependentContent"/>: independent readers on both sides, never <c>archiveemu cat</c>.
+    /// </summary>
+    public void AssertServes(string relative, string served, string? game = null) =>
+        Assert.That(IndependentContent.Of(relative, served), Is.EqualTo(Expected(relative, game)), $"{relative} as served at {served}");
 
-    /// <summary>As <see cref="Cat(string)"/> for the game at <paramref name="game"/> (a copy while a mount covers the game in place).</summary>
-    public byte[] Cat(string relative, string game)
+    /// <summary>As <see cref="AssertServes(string, string, string?)"/> for bytes already read.</summary>
+    public void AssertServes(string relative, byte[] served, string? game = null)
     {
-        var output = _temp[$"cat-{Guid.NewGuid():N}"];
-        var result = ArchiveEmuProgram.Run("cat",
-            "--game", game, "--mod", Mods[0], "--mod", Mods[1], "--no-cache", relative, "-o", output);
+        var copy = _temp.Write($"served-{Guid.NewGuid():N}{Path.GetExtension(relative)}", served);
+        try
+        {
+            AssertServes(relative, copy, game);
+        }
+        finally
+        {
+            File.Delete(copy);
+        }
+    }
+
+    /// <summary>
+    /// <c>archiveemu cat</c>'s bytes for <paramref name="relative"/> (emulation, no cache), first checked by
+    /// <see cref="AssertServes(string, string, string?)"/>: for a test that needs one version's exact bytes (to tell versions
+    /// apart byte for byte) without taking the product's word for what they hold.
+    /// </summary>
+    public byte[] CheckedCat(string relative)
+    {
+        var output = _temp[$"cat-{Guid.NewGuid():N}{Path.GetExtension(relative)}"];
+        var result = ArchiveEmuProgram.Run("cat", "--game", Game, "--mod", Mods[0], "--mod", Mods[1], "--no-cache", relative, "-o", output);
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        AssertServes(relative, output);
         var bytes = File.ReadAllBytes(output);
         File.Delete(output);
         return bytes;
     }
+
+    /// <summary>Whether the file at <paramref name="served"/> holds what the mods make of <paramref name="relative"/> now (false while it cannot be read): to wait for a reload.</summary>
+    public bool Serves(string relative, string served, string? game = null) =>
+        IndependentContent.TryOf(relative, served)?.SequenceEqual(Expected(relative, game)) == true;
+
+    /// <summary>What <see cref="IndependentContent"/> expects at <paramref name="relative"/> with the mods as they are now.</summary>
+    public string[] Expected(string relative, string? game = null) => IndependentContent.Expected(relative, game ?? Game, Mods);
 
     /// <summary>
     /// Issue 17's layout: the game's data on a "disk2" folder outside the game, symlinks left behind — data/textures.afs (a

@@ -6,8 +6,8 @@ namespace ArchiveEmu.Host.Tests.Mount;
 /// <summary>
 /// Issue 22 on the committed sample game, through a real mount: the fixture mods' DDS files — gta-textures'
 /// <c>models/gta3.img/infernus.txd/infernus_body.dds</c> and fef-mod's texture for <c>data/hud.spd</c>, here in mirror layout
-/// (<c>data/hud.spd/tex_1.dds</c>) — change the fixture game's IMG v1 pair and SPD. The mounted files are what
-/// <c>archiveemu cat</c> writes, and re-read by ImgV1IndependentReader, TxdIndependentReader and SpdIndependentReader.
+/// (<c>data/hud.spd/tex_1.dds</c>) — change the fixture game's IMG v1 pair and SPD. The mounted files are re-read by
+/// ImgV1IndependentReader, TxdIndependentReader and SpdIndependentReader and compared with the originals and the mod files.
 /// </summary>
 [TestFixture("kernel")]
 [TestFixture("libfuse")]
@@ -42,8 +42,6 @@ public sealed class SampleTexturesMountTests(string fuse)
     {
         var img = File.ReadAllBytes(_game.Mounted(Img));
         var dir = File.ReadAllBytes(_game.Mounted(Dir));
-        Assert.That(img, Is.EqualTo(_game.Cat(Img)), _host.Output);
-        Assert.That(dir, Is.EqualTo(_game.Cat(Dir)), _host.Output);
 
         var original = ImgV1IndependentReader.ReadFiles(Path.Combine(_game.Game, Img));
         var read = ImgV1IndependentReader.Read(img, dir);
@@ -60,7 +58,6 @@ public sealed class SampleTexturesMountTests(string fuse)
     public void TheSpd_ReadThroughTheMount_HasTheModsTextureAppended_AndTheSpritesMoved()
     {
         var spd = File.ReadAllBytes(_game.Mounted(Spd));
-        Assert.That(spd, Is.EqualTo(_game.Cat(Spd)), _host.Output);
         var read = SpdIndependentReader.Read(spd, "mounted hud.spd");
         var original = SpdIndependentReader.Read(File.ReadAllBytes(Path.Combine(_game.Game, Spd)), "original hud.spd");
         Assert.That(read.Textures.Select(t => t.Dds), Is.EqualTo(original.Textures.Select(t => t.Dds).Append(SpdDds)));

@@ -20,6 +20,9 @@ public static class FuzzTargets
     /// <summary>Every target: the formats, then CRILAYLA and @UTF on their own, then the merged cache's parsers.</summary>
     public static IReadOnlyList<string> All { get; } = [.. FuzzSeeds.Formats, "crilayla", "utf", "cacheindex", "layout", "chunktable", "verified"];
 
+    /// <summary>The chunk table target's input starts with the entry fields it is checked against: i64 length, i32 chunk size, i64 stored length.</summary>
+    public const int ChunkTableExtentBytes = CacheParsers.ExtentBytes;
+
     /// <summary>
     /// Runs <paramref name="bytes"/> through <paramref name="target"/>; <paramref name="scratch"/> is a folder the target may
     /// write its one input file in (reused from input to input).

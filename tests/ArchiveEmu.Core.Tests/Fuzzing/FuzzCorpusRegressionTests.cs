@@ -1,0 +1,39 @@
+using System.Buffers.Binary;
+using System.Text;
+using ArchiveEmu.Fuzz;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.Fuzzing;
+
+/// <summary>
+/// Inputs to the coverage-guided targets written by hand after reading the cache's parsers (each failed before its fix):
+/// damage the documented error does not cover. Run through <see cref="FuzzTargets"/>, as afl++ runs them.
+/// </summary>
+public sealed class FuzzCorpusRegressionTests
+{
+    // The chunk table is checked against its index entry, whose chunk size and length passed the index's checksum but
+    // were never checked: a chunk size of 0 divided by zero, a huge length overflowed the chunk count.
+    [TestCase(3000L, 0, 2500L)]
+    [TestCase(3000L, -1024, 2500L)]
+    [TestCase(long.MaxValue, 1, 2500L)]
+    [TestCase(-3000L, 1024, 2500L)]
+    public void AChunkTableOfAnEntryWithImpossibleSizes_IsDamage(long length, int chunkSize, long stored)
+    {
+        var bytes = new byte[FuzzTargets.ChunkTableExtentBytes + 5];
+        BinaryPrimitives.WriteInt64LittleEndian(bytes, length);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(8), chunkSize);
+        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(12), stored);
+        bytes[FuzzTargets.ChunkTableExtentBytes] = 1; // the table's version, then a count of 0
+        Assert.That(() => FuzzTargets.Run("chunktable", bytes, Path.GetTempPath()), Throws.Nothing);
+    }
+
+    // verified.bin's JSON passed its checksum but a pack recorded as null, or with no spans, was used as if present.
+    [TestCase("""{"boot":"fuzz-boot","packs":{"00000001.pack":null}}""")]
+    [TestCase("""{"boot":"fuzz-boot","packs":{"00000001.pack":{"identity":{"length":4096},"spans":null}}}""")]
+    [TestCase("""{"boot":"fuzz-boot","packs":null}""")]
+    public void AVerifiedRecordWithNullsInIt_TrustsNothingAndThrowsNothing(string json)
+    {
+        using var scratch = new TempDirectory("fuzz-verified");
+        Assert.That(() => FuzzTargets.Run("verified", Encoding.UTF8.GetBytes(json), scratch.Path), Throws.Nothing);
+    }
+}

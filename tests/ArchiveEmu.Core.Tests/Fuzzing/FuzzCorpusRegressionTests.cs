@@ -27,6 +27,22 @@ public sealed class FuzzCorpusRegressionTests
         Assert.That(() => FuzzTargets.Run("chunktable", bytes, Path.GetTempPath()), Throws.Nothing);
     }
 
+    // A layout naming a path with a NUL in it reached the file pool's GetFullPath, whose ArgumentException is not the
+    // documented damage (found by mutating the layout seed through the target).
+    [Test]
+    public void ALayoutNamingAPathWithANul_IsDamage()
+    {
+        using var scratch = new TempDirectory("fuzz-layout");
+        var layout = FuzzTargets.Seeds("layout", scratch.Path)[0].Bytes;
+        // The files table (which segments open) names the original again, after the header's copy of its path.
+        const int headerPath = 1 + 4 + 3 + 4; // version, "afs" with its length, the original's path length
+        int length = BinaryPrimitives.ReadInt32LittleEndian(layout.AsSpan(headerPath - 4));
+        int filesPath = layout.AsSpan().LastIndexOf(layout.AsSpan(headerPath, length));
+        Assert.That(filesPath, Is.GreaterThan(headerPath), "the files table's copy of the path");
+        layout[filesPath + 1] = 0;
+        Assert.That(() => FuzzTargets.Run("layout", layout, scratch.Path), Throws.Nothing);
+    }
+
     // verified.bin's JSON passed its checksum but a pack recorded as null, or with no spans, was used as if present.
     [TestCase("""{"boot":"fuzz-boot","packs":{"00000001.pack":null}}""")]
     [TestCase("""{"boot":"fuzz-boot","packs":{"00000001.pack":{"identity":{"length":4096},"spans":null}}}""")]

@@ -19,12 +19,16 @@ internal static class CacheParsers
     /// <summary>The chunk table's input starts with the entry fields it is checked against: i64 length, i32 chunk size, i64 stored length.</summary>
     public const int ExtentBytes = 20;
 
-    // CacheIndex.Deserialize: "a damaged or foreign file is an InvalidDataException saying what is wrong".
+    // CacheIndex.Deserialize: "a damaged or foreign file is an InvalidDataException saying what is wrong"; then its entries are read.
     public static void Index(byte[] bytes)
     {
         try
         {
-            _ = CacheIndex.Deserialize(bytes.AsSpan().StartsWith(IndexMagic) ? bytes : FuzzTargets.Seal(IndexMagic, CacheFormat.Version, bytes));
+            var index = CacheIndex.Deserialize(bytes.AsSpan().StartsWith(IndexMagic) ? bytes : FuzzTargets.Seal(IndexMagic, CacheFormat.Version, bytes));
+            _ = index.Find("fuzz");
+            foreach (var e in index.Entries) // what the cache reads of an entry, none of it nullable
+                _ = e.Key.Length + e.Route.Length + e.Format.Length + e.Layout.Pack.Length + e.Layout.Hash.Length +
+                    (e.Merged is { } m ? m.Compression.Length + m.Chunks.Pack.Length + m.Chunks.Hash.Length + m.Table.Pack.Length + m.Table.Hash.Length : 0);
         }
         catch (InvalidDataException)
         {

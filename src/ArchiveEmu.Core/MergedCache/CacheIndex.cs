@@ -76,7 +76,11 @@ internal sealed class CacheIndex
             throw new InvalidDataException("index checksum mismatch");
         try
         {
-            return new CacheIndex(JsonSerializer.Deserialize(payload, Json) ?? []);
+            var entries = JsonSerializer.Deserialize(payload, Json) ?? [];
+            // Nulls pass the checksum (found by fuzzing: a null entry threw at the first look-up); fields are checked by RespectNullableAnnotations.
+            if (entries.Contains(null!))
+                throw new InvalidDataException("index lists a null entry");
+            return new CacheIndex(entries);
         }
         catch (JsonException e)
         {
@@ -85,7 +89,8 @@ internal sealed class CacheIndex
     }
 }
 
-/// <summary>The index's JSON: snake_case names, nulls left out.</summary>
-[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.SnakeCaseLower, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+/// <summary>The index's JSON: snake_case names, nulls left out; a null where the type allows none is a JsonException (damage).</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.SnakeCaseLower, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+    RespectNullableAnnotations = true)]
 [JsonSerializable(typeof(List<CacheEntry>))]
 internal sealed partial class CacheIndexJson : JsonSerializerContext;

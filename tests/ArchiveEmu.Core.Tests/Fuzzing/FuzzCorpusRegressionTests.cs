@@ -43,6 +43,15 @@ public sealed class FuzzCorpusRegressionTests
         Assert.That(() => FuzzTargets.Run("layout", layout, scratch.Path), Throws.Nothing);
     }
 
+    // The index's JSON passed its checksum with a null entry, or null in a field that cannot be null, and the first look-up
+    // or use of the entry threw NullReferenceException.
+    [TestCase("[null]")]
+    [TestCase("""[{"key":null,"route":"r","format":"afs","length":1,"created_utc":"2026-11-27T00:00:00Z","layout":{"pack":"00000001.pack","offset":16,"length":1,"hash":"00"}}]""")]
+    [TestCase("""[{"key":"k","route":"r","format":"afs","length":1,"created_utc":"2026-11-27T00:00:00Z","layout":null}]""")]
+    [TestCase("""[{"key":"k","route":"r","format":"afs","length":1,"created_utc":"2026-11-27T00:00:00Z","layout":{"pack":null,"offset":16,"length":1,"hash":"00"}}]""")]
+    public void AnIndexWithNullsWhereNoneCanBe_IsDamage(string json) =>
+        Assert.That(() => FuzzTargets.Run("cacheindex", Encoding.UTF8.GetBytes(json), Path.GetTempPath()), Throws.Nothing);
+
     // verified.bin's JSON passed its checksum but a pack recorded as null, or with no spans, was used as if present.
     [TestCase("""{"boot":"fuzz-boot","packs":{"00000001.pack":null}}""")]
     [TestCase("""{"boot":"fuzz-boot","packs":{"00000001.pack":{"identity":{"length":4096},"spans":null}}}""")]

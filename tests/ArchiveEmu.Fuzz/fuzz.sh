@@ -51,6 +51,8 @@ export AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1
 export AFL_NO_AFFINITY=1                        # a shared machine: do not claim a core
 export AFL_NO_UI=1
 export DOTNET_TieredPGO=0                       # steadier timing from input to input
+mkdir -p "$work/tmp"
+export TMPDIR="$work/tmp"                       # afl kills the program, so its scratch folder goes with the work folder
 
 run=("$(readlink -f "$(command -v dotnet)")" "$work/bin/ArchiveEmu.Fuzz.dll" "$target")
 afl-fuzz -i "$work/in" -o "$work/out" -t "$timeout_ms" -m none -V $((minutes * 60)) -- "${run[@]}" > "$work/afl.log" 2>&1 || {

@@ -43,9 +43,11 @@ public sealed class FuzzCorpusRegressionTests
         Assert.That(() => FuzzTargets.Run("layout", layout, scratch.Path), Throws.Nothing);
     }
 
-    // The index's JSON passed its checksum with a null entry, or null in a field that cannot be null, and the first look-up
+    // The index's JSON passed its checksum with a null entry, or null in (or no) field that cannot be null, and the first look-up
     // or use of the entry threw NullReferenceException.
     [TestCase("[null]")]
+    [TestCase("""[{"tc":"2<"}]""")] // found by afl++ (cacheindex, 2026-11-27): fields missing, not null
+    [TestCase("""[{"key":"b","route":"r","format":"afs","length":1,"created_utc":"2026-11-27T00:00:00Z"}]""")]
     [TestCase("""[{"key":null,"route":"r","format":"afs","length":1,"created_utc":"2026-11-27T00:00:00Z","layout":{"pack":"00000001.pack","offset":16,"length":1,"hash":"00"}}]""")]
     [TestCase("""[{"key":"k","route":"r","format":"afs","length":1,"created_utc":"2026-11-27T00:00:00Z","layout":null}]""")]
     [TestCase("""[{"key":"k","route":"r","format":"afs","length":1,"created_utc":"2026-11-27T00:00:00Z","layout":{"pack":null,"offset":16,"length":1,"hash":"00"}}]""")]

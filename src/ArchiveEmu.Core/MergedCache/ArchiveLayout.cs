@@ -92,7 +92,13 @@ internal static class ArchiveLayout
         return new EmulatedArchive(original, file, entries);
     }
 
-    private static string ReadPath(string path, ShownFolder? folder) => folder?.ReadPath(path) ?? path;
+    private static string ReadPath(string path, ShownFolder? folder)
+    {
+        // Not a path any file has (found by fuzzing: the file pool's GetFullPath threw an ArgumentException).
+        if (path.Length == 0 || path.Contains('\0'))
+            LayoutReader.Corrupt("layout names an empty path or one holding a NUL");
+        return folder?.ReadPath(path) ?? path;
+    }
 
     internal static void WriteString(BinaryWriter w, string value)
     {

@@ -29,7 +29,7 @@ internal sealed record CacheExtent(string Pack, long Offset, long Length, string
 internal sealed record MergedExtent(long Length, string Compression, int ChunkSize, CacheExtent Chunks, CacheExtent Table);
 
 /// <summary>One cached archive: its layout (rebuilt header and segment table) and, when merged, its bytes.</summary>
-internal sealed record CacheEntry(string Key, string Route, string Format, long Length, DateTime CreatedUtc, CacheExtent Layout, MergedExtent? Merged);
+internal sealed record CacheEntry(string Key, string Route, string Format, long Length, DateTime CreatedUtc, CacheExtent Layout, MergedExtent? Merged = null);
 
 /// <summary>
 /// The cache's table of contents: a versioned envelope (magic, version, length) around a JSON list of
@@ -76,7 +76,11 @@ internal sealed class CacheIndex
             throw new InvalidDataException("index checksum mismatch");
         try
         {
-            return new CacheIndex(JsonSerializer.Deserialize(payload, Json) ?? []);
+            var entries = JsonSerializer.Deserialize(payload, Json) ?? [];
+            // Nulls pass the checksum (found by fuzzing: a null entry threw at the first look-up); fields are checked by RespectNullableAnnotations.
+            if (entries.Contains(null!))
+                throw new InvalidDataException("index lists a null entry");
+            return new CacheIndex(entries);
         }
         catch (JsonException e)
         {
@@ -85,7 +89,8 @@ internal sealed class CacheIndex
     }
 }
 
-/// <summary>The index's JSON: snake_case names, nulls left out.</summary>
-[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.SnakeCaseLower, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+/// <summary>The index's JSON: snake_case names, nulls left out; a null or a missing field where the type allows none is a JsonException (damage; found by afl++).</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.SnakeCaseLower, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+    RespectNullableAnnotations = true, RespectRequiredConstructorParameters = true)]
 [JsonSerializable(typeof(List<CacheEntry>))]
 internal sealed partial class CacheIndexJson : JsonSerializerContext;

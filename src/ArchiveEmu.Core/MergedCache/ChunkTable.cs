@@ -64,6 +64,9 @@ internal sealed class ChunkTable
     /// <summary>Parses a table whose bytes already matched their hash; every field is still checked against the entry.</summary>
     internal static ChunkTable Deserialize(ReadOnlySpan<byte> bytes, MergedExtent extent)
     {
+        // The entry's own sizes passed only the index's checksum (found by fuzzing: a chunk size of 0 divided by zero).
+        if (extent.ChunkSize <= 0 || extent.Length < 0 || extent.Length / extent.ChunkSize >= int.MaxValue)
+            throw new InvalidDataException($"entry lists {extent.Length} bytes in chunks of {extent.ChunkSize}");
         int expected = ChunkCount(extent.Length, extent.ChunkSize);
         if (bytes.Length < 5 || bytes[0] != Version)
             throw new InvalidDataException("chunk table has an unknown version");

@@ -117,6 +117,9 @@ internal sealed partial class VerifiedExtents
         if (XxHash3.HashToUInt64(json) != BinaryPrimitives.ReadUInt64LittleEndian(bytes[(24 + (int)length)..]))
             throw new InvalidDataException("record of verified extents fails its checksum");
         var payload = JsonSerializer.Deserialize(json, Json) ?? throw new InvalidDataException("empty record");
+        // JSON nulls pass the checksum and the nullable annotations alike (found by fuzzing: a null pack was used).
+        if (payload.Packs?.Values.Any(p => p?.Spans is null) == true)
+            throw new InvalidDataException("record of verified extents lists a pack without spans");
         return payload with { Packs = new Dictionary<string, VerifiedPack>(payload.Packs ?? [], StringComparer.Ordinal) };
     }
 }

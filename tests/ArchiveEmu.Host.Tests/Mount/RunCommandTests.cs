@@ -48,6 +48,11 @@ public sealed partial class RunCommandTests
     {
         var info = ArchiveEmuProgram.StartInfo(["run", "--game", _game.Game,
             "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--log-level", "Warning", "--", .. command]);
+        // Through env(1) with the signals' default actions, as Steam starts a game: a test runner started in the background
+        // ignores SIGINT and SIGQUIT (nohup: SIGHUP), the ignoring is inherited, and the child's trap could not take them.
+        info.ArgumentList.Insert(0, info.FileName);
+        info.ArgumentList.Insert(0, "--default-signal=INT,QUIT,HUP,TERM");
+        info.FileName = "env";
         info.WorkingDirectory = _game.Game;
         info.RedirectStandardInput = true;
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())

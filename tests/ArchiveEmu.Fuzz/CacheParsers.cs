@@ -24,7 +24,7 @@ internal static class CacheParsers
     {
         try
         {
-            var index = CacheIndex.Deserialize(bytes.AsSpan().StartsWith(IndexMagic) ? bytes : FuzzTargets.Seal(IndexMagic, CacheFormat.Version, bytes));
+            var index = CacheIndex.Deserialize(bytes.AsSpan().StartsWith(IndexMagic) ? bytes : CacheEnvelope.Seal(IndexMagic, CacheFormat.Version, bytes));
             _ = index.Find("fuzz");
             foreach (var e in index.Entries) // what the cache reads of an entry, none of it nullable
                 _ = e.Key.Length + e.Route.Length + e.Format.Length + e.Layout.Pack.Length + e.Layout.Hash.Length +
@@ -70,7 +70,7 @@ internal static class CacheParsers
     public static void Verified(byte[] bytes, string scratch)
     {
         File.WriteAllBytes(Path.Combine(scratch, VerifiedExtents.FileName),
-            bytes.AsSpan().StartsWith(VerifiedMagic) ? bytes : FuzzTargets.Seal(VerifiedMagic, 1, bytes));
+            bytes.AsSpan().StartsWith(VerifiedMagic) ? bytes : CacheEnvelope.Seal(VerifiedMagic, 1, bytes));
         var verified = VerifiedExtents.Load(scratch, Boot);
         _ = verified.Covers(Pack, Identity, new VerifiedSpan(0, 100));
         verified.Checked(Pack, Identity, Identity, [new VerifiedSpan(100, 50)]);

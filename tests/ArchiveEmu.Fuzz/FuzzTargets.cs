@@ -1,5 +1,3 @@
-using System.Buffers.Binary;
-using System.IO.Hashing;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Formats.Cpk;
 using ArchiveEmu.Core.MergedCache;
@@ -89,18 +87,6 @@ public static class FuzzTargets
         catch (ArchiveFormatException e) when (e.ArchivePath == InputName)
         {
         }
-    }
-
-    /// <summary>The cache's envelope (magic, u32 version, u32 reserved, i64 length, payload, u64 xxHash3 of it) around <paramref name="payload"/>.</summary>
-    internal static byte[] Seal(ReadOnlySpan<byte> magic, int version, ReadOnlySpan<byte> payload)
-    {
-        var bytes = new byte[24 + payload.Length + 8];
-        magic.CopyTo(bytes);
-        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(8), version);
-        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(16), payload.Length);
-        payload.CopyTo(bytes.AsSpan(24));
-        BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(24 + payload.Length), XxHash3.HashToUInt64(payload));
-        return bytes;
     }
 }
 

@@ -51,13 +51,7 @@ internal sealed class CacheIndex
     public byte[] Serialize()
     {
         byte[] payload = JsonSerializer.SerializeToUtf8Bytes(Entries, Json);
-        var bytes = new byte[24 + payload.Length + 8];
-        CacheFormat.IndexMagic.CopyTo(bytes);
-        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(8), CacheFormat.Version);
-        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(16), payload.Length);
-        payload.CopyTo(bytes.AsSpan(24));
-        BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(24 + payload.Length), XxHash3.HashToUInt64(payload));
-        return bytes;
+        return CacheEnvelope.Seal(CacheFormat.IndexMagic, CacheFormat.Version, payload);
     }
 
     /// <summary>Parses an index file's bytes; a damaged or foreign file is an <see cref="InvalidDataException"/> saying what is wrong.</summary>

@@ -97,13 +97,7 @@ internal sealed partial class VerifiedExtents
     public byte[] Serialize()
     {
         byte[] json = JsonSerializer.SerializeToUtf8Bytes(_payload, Json);
-        var bytes = new byte[24 + json.Length + 8];
-        Magic.CopyTo(bytes);
-        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(8), Version);
-        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(16), json.Length);
-        json.CopyTo(bytes.AsSpan(24));
-        BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(24 + json.Length), XxHash3.HashToUInt64(json));
-        return bytes;
+        return CacheEnvelope.Seal(Magic, Version, json);
     }
 
     private static Payload Parse(ReadOnlySpan<byte> bytes)

@@ -40,7 +40,6 @@ internal sealed class ArchiveChanges
         _changes = walked._changes.Copy();
         _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(walked._fromThisMod.Comparer);
         _inside = walked._inside;
-        _mods.AddRange(walked._mods);
         _addressing = walked._addressing;
         _tables = walked._tables;
     }
@@ -90,7 +89,7 @@ internal sealed class ArchiveChanges
             return;
         }
         var (key, delete) = naming(relative, Addressing, file);
-        AddFile(modRoot, modName, file, key, delete, rule, specificity);
+        AddFile(modName, file, key, delete, rule, specificity);
     }
 
     /// <summary>
@@ -110,9 +109,8 @@ internal sealed class ArchiveChanges
     /// Adds one mod file for entry <paramref name="key"/>, placed by <paramref name="rule"/>. Within one mod the more specific rule
     /// wins (FileEmulationFramework's longer route, docs/DESIGN.md); two files of equal specificity are an <see cref="IOException"/>.
     /// </summary>
-    public void AddFile(string modRoot, string modName, string file, EntryKey key, bool delete, string rule, int specificity)
+    private void AddFile(string modName, string file, EntryKey key, bool delete, string rule, int specificity)
     {
-        BeginMod(modRoot, modName);
         var change = new Change(key, new EntryChange(key, delete ? null : EntryInput.FromFile(file), modName) { Rule = rule }, null);
         if (_fromThisMod.TryGetValue(key, out var earlier))
         {
@@ -136,8 +134,7 @@ internal sealed class ArchiveChanges
     /// </summary>
     public void AddInput(CodeInput input)
     {
-        _mod = null; // no longer a mod's files: a mod walked again begins afresh
-        _fromThisMod.Clear();
+        _mod = null; // no longer a mod's files: a mod walked again begins afresh (BeginMod)
         _changes.Set(input.Entry, new Change(input.Entry, new EntryChange(input.Entry, input.Input, input.Origin), null), input.Origin, ModRules.Code);
     }
 
@@ -213,10 +210,4 @@ internal sealed class ArchiveChanges
 
     /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>
     private sealed record Change(EntryKey Key, EntryChange? Whole, ArchiveChanges? Nested);
-
-    private sealed class EntryKeyComparer(StringComparer names) : IEqualityComparer<EntryKey>
-    {
-        public bool Equals(EntryKey x, EntryKey y) => x.IsIndex ? y.IsIndex && x.Index == y.Index : !y.IsIndex && names.Equals(x.Name, y.Name);
-        public int GetHashCode(EntryKey key) => key.IsIndex ? key.Index : names.GetHashCode(key.Name!);
-    }
 }

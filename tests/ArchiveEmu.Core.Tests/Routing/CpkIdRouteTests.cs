@@ -98,6 +98,25 @@ public sealed class CpkIdRouteTests
             Is.EqualTo(new[] { ("a.bin", Sha(Id0)), ("7.dds", Sha(File.ReadAllBytes(seven))) }));
     }
 
+    [Test]
+    public void AnIdOnlyCpkInsideAnotherArchive_IsAddressedByItsOwnHeader_NotTheOuterFiles()
+    {
+        var inner = CpkTestWriter.WriteIdOnly([new(0, Id0), new(1, Id1)]);
+        _dir.Write("game/data/outer.afs", AfsTestWriter.Write([Id5, inner]));
+        var five = _dir.Write("mod/data/outer.afs/1_inner.cpk/5.bin", TestData.Random(12, 55));
+
+        var served = Serve("data/outer.afs");
+        var entries = AfsIndependentReader.Read(served);
+        Assert.That(entries[0].Sha256, Is.EqualTo(Sha(Id5)));
+        var slice = File.ReadAllBytes(served).AsSpan((int)entries[1].Offset, (int)entries[1].Size).ToArray();
+        var cpk = CpkIndependentReader.Read(_dir.Write("out/inner.cpk", slice));
+        Assert.That(cpk.Kind, Is.EqualTo("id"));
+        Assert.That(cpk.Entries.Select(e => (e.Id, e.ContentSha256)), Is.EqualTo(new[]
+        {
+            (0L, Sha(Id0)), (1L, Sha(Id1)), (5L, Sha(File.ReadAllBytes(five))),
+        }));
+    }
+
     private string Serve(string route, params string[] mods)
     {
         var game = EmulatedGame.Open(new GameSetup(_dir["game"], (mods.Length == 0 ? ["mod"] : mods).Select(m => _dir[m]).ToArray()));

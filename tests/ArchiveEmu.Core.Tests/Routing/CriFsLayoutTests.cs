@@ -114,7 +114,8 @@ public sealed class CriFsLayoutTests
         _dir.Write("mod/CRIFsV2Hook/CPK/two/battle/zz.bin", TestData.Random(13, 20));
 
         var error = Assert.Throws<IOException>(() => Resolve("mod"));
-        Assert.That(error!.Message, Does.Contain("one").And.Contain("two").And.Contain("ambiguous"));
+        Assert.That(error!.Message, Is.EqualTo($"{_dir["mod/CRIFsV2Hook/CPK/two/battle/zz.bin"]}: targets entry battle/zz.bin of {_dir["game/data/data.cpk"]}, "
+            + $"as {_dir["mod/CRIFsV2Hook/CPK/one/battle/zz.bin"]} in the same mod does; the mod is ambiguous, keep one of them"));
     }
 
     [Test]
@@ -127,7 +128,38 @@ public sealed class CriFsLayoutTests
         Assert.That(plan.Archives, Is.Empty);
         Assert.That(plan.Warnings, Has.Count.EqualTo(2));
         Assert.That(plan.Warnings, Has.One.Contains("CRIFsV2Hook/CPK/ids.cpk").And.Contains("0.bin"));
-        Assert.That(plan.Warnings, Has.One.Contains("reads CRIFsV2Hook/CPK only"));
+        Assert.That(plan.Warnings, Has.One.EqualTo($"{_dir["mod/CRIFsV2Hook/AWB"]}: ArchiveEmu reads CRIFsV2Hook/CPK only; this folder is not used"));
+    }
+
+    [Test]
+    public void WhatTheHookDoesNotRead_IsOneWarningEach_SayingWhatIsThereAndWhy()
+    {
+        _dir.Write("mod/CRIFsV2Hook/readme.txt", TestData.Random(16, 10));
+        _dir.Write("mod/CRIFsV2Hook/CPK/loose.bin", TestData.Random(17, 10));
+        _dir.Write("mod/CRIFsV2Hook/CPK/en/ui/x.bin", TestData.Random(18, 10));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Warnings, Is.EquivalentTo(new[]
+        {
+            $"{_dir["mod/CRIFsV2Hook/readme.txt"]}: ArchiveEmu reads CRIFsV2Hook/CPK only; this file is not used",
+            $"{_dir["mod/CRIFsV2Hook/CPK/loose.bin"]}: CRI FileSystem V2 Hook reads files in a folder of CRIFsV2Hook/CPK/ "
+                + "(CRIFsV2Hook/CPK/<any name>/<path in the CPK>); this file is not used",
+        }));
+        Assert.That(plan.Archives.Select(a => a.RelativePath), Is.EqualTo(new[] { "data/EN.CPK" }), "what it reads still applies");
+    }
+
+    [TestCase(3, "a.bin, b.bin, c.bin")]
+    [TestCase(4, "a.bin, b.bin, c.bin, …")]
+    public void FilesNoCpkHolds_AreOneWarningPerFolder_NamingTheFirstThree(int count, string named)
+    {
+        for (int i = 0; i < count; i++)
+            _dir.Write($"mod/CRIFsV2Hook/CPK/misc/{(char)('a' + i)}.bin", TestData.Random(20 + i, 5));
+
+        Assert.That(Resolve("mod").Warnings, Is.EqualTo(new[]
+        {
+            $"mod folder {_dir["mod/CRIFsV2Hook/CPK/misc"]} (CRIFsV2Hook/CPK/misc): {count} file(s) at paths no CPK of the game holds, "
+                + $"and no named CPK of the game is called misc, so they are not used ({named})",
+        }));
     }
 
     private RoutePlan Resolve(params string[] mods) => new ModRouter(_dir["game"], mods.Select(m => _dir[m]).ToArray()).Resolve();

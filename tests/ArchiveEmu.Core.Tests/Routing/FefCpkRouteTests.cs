@@ -206,6 +206,33 @@ public sealed class FefCpkRouteTests
     }
 
     [Test]
+    public void OneMod_GivingAnEntryInsideACpkEntry_ByTheHooksFolder_AndByAnFefRoute_TheHooksFolderWins_Silently()
+    {
+        // Every hook folder ranks above any FEF route, however long, and below Redirector/ (CriFsRoutes.SpecificityOf).
+        EnCpk();
+        var hook = _dir.Write("mod/CRIFsV2Hook/CPK/EN/FIELD/PACK/FD007_003.ARC/f007.bf", TestData.Random(15, 40));
+        _dir.Write("mod/FEmulator/PAK/field/pack/fd007_003.arc/f007.bf", TestData.Random(16, 50));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Warnings, Is.Empty);
+        Assert.That(plan.Conflicts, Is.Empty);
+        Assert.That(plan.Archives.Single().Nested.Single().Route.Patch.Changes.Single().Rule, Is.EqualTo("CRIFsV2Hook/CPK/EN"));
+        Assert.That(ReadPak(ReadCpk("CPK/EN.CPK", "mod")[0].Bytes), Is.EqualTo(new[] { ("f007.bf", File.ReadAllBytes(hook)), ("other.bin", Other) }));
+    }
+
+    [Test]
+    public void OneMod_GivingAnEntryInsideACpkEntry_FromTwoHookFolders_IsAnErrorNamingTheArchiveByItsRoute()
+    {
+        EnCpk();
+        var one = _dir.Write("mod/CRIFsV2Hook/CPK/one/FIELD/PACK/FD007_003.ARC/f007.bf", TestData.Random(17, 40));
+        var two = _dir.Write("mod/CRIFsV2Hook/CPK/two/FIELD/PACK/FD007_003.ARC/f007.bf", TestData.Random(18, 40));
+
+        var error = Assert.Throws<IOException>(() => Resolve("mod"));
+        Assert.That(error!.Message, Is.EqualTo($"{two}: targets entry f007.bf of CPK/EN.CPK/FIELD/PACK/FD007_003.ARC, as {one} in the same mod does; "
+            + "the mod is ambiguous, keep one of them"));
+    }
+
+    [Test]
     public void TwoMods_OneReplacingACpkEntryWhole_TheLaterChangingInsideIt_AreAConflict_TheLaterWins()
     {
         EnCpk();

@@ -98,6 +98,20 @@ public sealed class FefLayoutTests
     }
 
     [Test]
+    public void Resolve_WithinOneMod_ThreeRoutesForOneEntry_TheLongestWins_InWhateverOrderTheyAreMet()
+    {
+        // Met in ordinal order: Sound.afs, a/voice/Sound.afs (the longest, replacing the first), then voice/Sound.afs.
+        _dir.Write("game/a/voice/Sound.afs", [6]);
+        _dir.Write("a/FEmulator/AFS/Sound.afs/3.adx", [1]);
+        var longest = _dir.Write("a/FEmulator/AFS/a/voice/Sound.afs/3.adx", [2]);
+        _dir.Write("a/FEmulator/AFS/voice/Sound.afs/3.adx", [3]);
+        var plan = Resolve("a");
+        var change = plan.FindArchive("a/voice/Sound.afs")!.Patch.Changes.Single();
+        Assert.That((change.Input!.Path, change.Rule), Is.EqualTo((longest, "FEmulator/AFS/a/voice/Sound.afs")));
+        Assert.That(plan.Conflicts, Is.Empty);
+    }
+
+    [Test]
     public void Resolve_WithinOneMod_TwoRoutesOfEqualLengthForOneEntry_AreAnError()
     {
         _dir.Write("a/FEmulator/AFS/Sound.afs/3.adx", [1]);

@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.Tests.Tables;
 /// Issue 31, "Merged tables": two mods' files for one Persona table inside a CPK (or inside the PAK inside it) are served
 /// merged, checked by re-reading the emulated CPK with the independent reader against the independent merger.
 /// </summary>
-public sealed class TableRoutingTests
+public sealed partial class TableRoutingTests
 {
     private TempDirectory _dir = null!;
 
@@ -69,6 +69,8 @@ public sealed class TableRoutingTests
             Is.EqualTo(expectedConflicts.Select(c => (c.Segment, c.Offset, c.Width, c.Mods[^1]))));
         Assert.That(report.Conflicts.First(), Is.EqualTo(new Core.Tables.TableConflict(0, 68 * 2 + 30, 2, ["a", "b"], "b")).Using<Core.Tables.TableConflict>(TableMergerTests.SameConflict));
         Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(new[] { ("a", 2), ("b", 5) }), "b: two fields, and three appended 1-byte fields");
+        var change = plan.FindArchive("CPK/EN.CPK")!.Patch.Changes.Single();
+        Assert.That((change.Origin, change.Rule), Is.EqualTo(("merged (a, b)", "CRIFsV2Hook/CPK/any")), "the last mod's rule");
     }
 
     [Test]
@@ -138,6 +140,10 @@ public sealed class TableRoutingTests
             Is.EqualTo(new[] { ("battle/MSG.TBL", Sha(PersonaTableWriter.Tbl(true, expected))), ("battle/MSGTBL.bmd", Sha(bmd)) }));
         var report = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Tables.Single();
         Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(mods.Select(m => (m, 1))));
+        var change = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Patch.Changes.Single(c => c.Key.Name == "battle/MSG.TBL");
+        Assert.That((change.Origin, change.Rule), Is.EqualTo(alsoEditedNames
+            ? ("merged (bmd, names)", "CRIFsV2Hook/CPK/data")
+            : ("merged (bmd)", "merged table")), "with no mod's file for the table, the merge is its own rule");
     }
 
     [Test]

@@ -48,6 +48,23 @@ public sealed partial class RouteKeyDescriptionTests
     }
 
     [Test]
+    public void AModFileChangedAfterRouting_IsDescribedByTheIdentityRoutingTook_NotByANewStat()
+    {
+        _dir.Write("game/data/tex.afs", AfsTestWriter.Write([TestData.Random(1, 500), TestData.Random(2, 700)]));
+        var dds = _dir.Write("a/data/tex.afs/1.dds", TestData.Random(21, 300));
+        var routed = Stat(dds);
+
+        var route = Resolve("a").FindArchive("data/tex.afs")!;
+        File.AppendAllText(dds, "grown after routing");
+
+        Assert.That(Stat(dds), Is.Not.EqualTo(routed));
+        Assert.That(Key(route, false, "a"), Is.EqualTo(HashOf(Header + "format afs\n"
+            + $"route {_dir["game/data/tex.afs"]}\noriginal {Stat(_dir["game/data/tex.afs"])}\n"
+            + $"mod 0 {_dir["a"]}\n"
+            + $"entry #1 from a: file {dds} [0+300] {routed}\n")));
+    }
+
+    [Test]
     public void WithContentVerified_EveryFileInputCarriesTheXxh3OfItsBytes_AndTheDescriptionSaysSo()
     {
         _dir.Write("game/data/tex.afs", AfsTestWriter.Write([TestData.Random(1, 500), TestData.Random(2, 700)]));

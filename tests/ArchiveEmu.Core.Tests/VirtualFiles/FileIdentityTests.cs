@@ -31,4 +31,16 @@ public sealed class FileIdentityTests
         Assert.That(() => FileIdentity.Of(folder["sub"]), Throws.InstanceOf<FileNotFoundException>().With.Message.Contains("sub"));
         Assert.That(() => FileIdentity.Of(folder["missing.bin"]), Throws.InstanceOf<FileNotFoundException>().With.Message.Contains("missing.bin"));
     }
+
+    [Test]
+    public void ToString_ShowsSizeTimesToTheTickAndTheInode_OrADashWhereTheInodeIsMadeUp()
+    {
+        var modified = new DateTime(2026, 11, 27, 13, 5, 6, DateTimeKind.Utc).AddTicks(1_234_567);
+        var changed = new DateTime(2025, 1, 2, 3, 4, 5, DateTimeKind.Utc).AddTicks(7);
+
+        Assert.That(new FileIdentity(4096, modified, changed, 42).ToString(),
+            Is.EqualTo("4096 bytes, modified 2026-11-27 13:05:06.1234567Z, changed 2025-01-02 03:04:05.0000007Z, inode 42"));
+        Assert.That(new FileIdentity(0, modified, modified, 0).ToString(),
+            Is.EqualTo("0 bytes, modified 2026-11-27 13:05:06.1234567Z, changed 2026-11-27 13:05:06.1234567Z, inode -"));
+    }
 }

@@ -120,7 +120,7 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
             var (source, format) = slices.TryGetValue(relative, out var slice) ? slice : (ArchiveSource.File(full), detect(full));
             return format?.Name == "cpk" && format.AddressingOf(source) == EntryAddressing.ByName ? (relative, source, format) : null;
         }
-        catch (Exception e) when (e is ArchiveFormatException or IOException)
+        catch (IOException) // ArchiveFormatException is one
         {
             return null; // building it, if a mod reaches it otherwise, reports the damage
         }
@@ -136,7 +136,7 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
                 names.TryAdd(entry.Name!, entry);
             return new GameCpk(relative, format, index, names);
         }
-        catch (Exception e) when (e is ArchiveFormatException or IOException)
+        catch (IOException) // ArchiveFormatException is one
         {
             return null; // building it, if a mod reaches it otherwise, reports the damage
         }

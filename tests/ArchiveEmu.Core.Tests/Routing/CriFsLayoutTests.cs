@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.TestSupport;
@@ -68,6 +69,36 @@ public sealed class CriFsLayoutTests
         var plan = Resolve("mod");
         Assert.That(plan.Archives.Select(a => a.RelativePath), Is.EqualTo(new[] { "data/EN.CPK" }));
         AssertCpk("data/EN.CPK", ("BUTTON/BUTTON_XBOX.PAK", Button), ("ui/x.bin", File.ReadAllBytes(ui)));
+    }
+
+    [Test]
+    public void ACpkWhoseHeaderCannotBeRead_IsNotSearched_NorACpkNotNamedDotCpk()
+    {
+        // The hook lists the game's *.cpk files; a CPK under another name is no target, nor one whose header packet is cut.
+        _dir.Write("game/data/cut.cpk", CpkTestWriter.WriteNamed([new("ui", "x.bin", Zz)]).AsSpan(0, 0x20).ToArray());
+        _dir.Write("game/data/ui.bin", CpkTestWriter.WriteNamed([new("ui", "x.bin", Zz)]));
+        var ui = _dir.Write("mod/CRIFsV2Hook/CPK/any/ui/x.bin", TestData.Random(18, 56));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Archives.Select(a => a.RelativePath), Is.EqualTo(new[] { "data/EN.CPK" }));
+        AssertCpk("data/EN.CPK", ("BUTTON/BUTTON_XBOX.PAK", Button), ("ui/x.bin", File.ReadAllBytes(ui)));
+    }
+
+    [Test]
+    public void ACpkDeclaredInsideAGameFile_IsSearchedAsTheGamesCpksAre()
+    {
+        var inner = CpkTestWriter.WriteNamed([new("movie", "intro.usm", Zz)]);
+        var pack = _dir.Write("game/data/pack.bin", [.. new byte[0x800], .. inner]);
+        var slices = new Dictionary<string, (ArchiveSource, IArchiveFormat)>
+        {
+            ["data/pack.bin/movie.cpk"] = (ArchiveSource.Slice(pack, 0x800, inner.Length), ArchiveEmu.Core.Formats.Cpk.CpkFormat.Instance),
+        };
+        _dir.Write("mod/CRIFsV2Hook/CPK/any/movie/intro.usm", TestData.Random(19, 77));
+
+        var plan = new ModRouter(_dir["game"], [_dir["mod"]], null, slices).Resolve();
+        Assert.That(plan.Warnings, Is.Empty);
+        Assert.That(plan.Archives.Select(a => (a.RelativePath, a.Patch.Changes.Single().Key.Name)),
+            Is.EqualTo(new[] { ("data/pack.bin/movie.cpk", "movie/intro.usm") }));
     }
 
     [Test]

@@ -35,28 +35,40 @@ internal static class PageCacheReads
     {
         if (length <= 0 || !CanTell)
             return true;
-        LibC.Cachestat stat;
+        if (CachedPages(handle, offset, length) is not { } cached || cached >= PagesOf(offset, length))
+            return true;
+        // Linux 6.18's cachestat undercounts a range that starts inside a large folio (seen: 7 of 13 pages, with the whole
+        // file cached; about 1 query in 1,000 over small files). From the PMD boundary before it no folio is cut: all of
+        // that cached means the range is.
+        long from = offset & ~(PmdSize - 1);
+        return from != offset && (CachedPages(handle, from, offset + length - from) is not { } wider || wider >= PagesOf(from, offset + length - from));
+    }
+
+    private static long PagesOf(long offset, long length) => (offset + length - 1) / PageSize - offset / PageSize + 1;
+
+    // The pages of the range in the page cache; null when the kernel cannot say (then nothing should be done about it).
+    private static long? CachedPages(SafeFileHandle handle, long offset, long length)
+    {
         var range = new LibC.CachestatRange { Offset = (ulong)offset, Length = (ulong)length };
         long result;
+        LibC.Cachestat stat;
         try
         {
-            result = LibC.QueryCachestat(LibC.SYS_cachestat, handle, ref range, out var answer, 0);
-            stat = answer;
+            result = LibC.QueryCachestat(LibC.SYS_cachestat, handle, ref range, out stat, 0);
         }
         catch (ObjectDisposedException)
         {
-            return true; // the pool evicted the handle meanwhile: the read that follows takes a fresh one
+            return null; // the pool evicted the handle meanwhile: the read that follows takes a fresh one
         }
         if (result != 0)
         {
             int errno = Marshal.GetLastPInvokeError();
             if (errno is LibC.ENOSYS or LibC.EPERM) // no such call (old kernel, or a seccomp filter that refuses it)
                 Volatile.Write(ref s_cachestat, -1);
-            return true;
+            return null;
         }
         Volatile.Write(ref s_cachestat, 1);
-        long pages = (offset + length - 1) / PageSize - offset / PageSize + 1;
-        return (long)stat.Cached >= pages;
+        return (long)stat.Cached;
     }
 
     /// <summary>

@@ -205,7 +205,7 @@ public sealed partial class RouteKeyDescriptionTests
     {
         var (seconds, nanoseconds) = (unix[..unix.IndexOf('.')], unix[(unix.IndexOf('.') + 1)..]);
         return long.Parse(seconds, CultureInfo.InvariantCulture) * 10_000_000 + long.Parse(nanoseconds, CultureInfo.InvariantCulture) / 100
-            + 621_355_968_000_000_000;
+            + DateTime.UnixEpoch.Ticks;
     }
 
     private static string HashOf(string description) => Convert.ToHexStringLower(XxHash128.Hash(Encoding.UTF8.GetBytes(description)));

@@ -108,7 +108,8 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
         {
             if (IsSprite(emulator) && (spdFolders.Any(f => f.Used && f.Files.Contains(file)) || !ForThisContainer(emulator, file)))
                 continue; // reached through a PAK's dummy file (FEF's "Sprites in PAK Files"), or the other container type's
-            var parts = RouteOf(emulator, file).Split('/');
+            var path = RouteOf(emulator, file);
+            var parts = path.Split('/');
             bool placed = false;
             for (int k = 1; k < parts.Length && !placed; k++)
             {
@@ -126,7 +127,13 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
                         archive.Add(archiveAt, modRoot, modName, entry, file, $"{emulator.Rule}/{route}", route.Length, EntryFileName.ParseFef);
                 }
             }
-            if (!placed)
+            if (placed)
+                continue;
+            if (Matches(path, emulator) is [var whole, ..])
+                warnings.Add($"mod file {file} is named like the {emulator.Format.ToUpperInvariant()} {whole.Path}, but {emulator.Rule}/ takes the files "
+                    + "inside a folder of the archive's name, not a whole archive; it is not used ("
+                    + (whole.Inside is null ? "Redirector/ replaces a whole game file)" : "CRIFsV2Hook/CPK/<any folder>/ replaces a whole CPK entry)"));
+            else
                 unmatched.Add(Path.GetDirectoryName(file)!);
         }
         foreach (var folder in unmatched)
@@ -241,7 +248,8 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     /// <summary>
     /// The entries of the game's named CPKs the route names, holding an archive of the emulator's type: by the entry's whole path
     /// from the CPK's root, letter case aside, as Persona Essentials finds a PAK or SPD (p5rpc.modloader Merging/PakMerger.cs,
-    /// SpdMerger.cs); an AWB or AFS route, which FEF's emulators match by the end of a path, then by the end of the entry's path.
+    /// SpdMerger.cs); an AWB or AFS route, which FEF's emulators match by the end of a path, then by the end of the entry's path, on the
+    /// string as FEF compares and as <see cref="Matches"/> takes game files (<c>ound/bgm.afs</c> and <c>gm.afs</c> find <c>SOUND/BGM.AFS</c>).
     /// Essentials builds a PAK or SPD from the first CPK holding it (language CPK, then base) and binds the result over that path in
     /// every CPK; FEF's AWB and AFS emulators change each file from its own original. One dictionary lookup per CPK; only the
     /// entries named are opened.
@@ -250,17 +258,17 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     {
         var named = cpks.EssentialsOrder.Where(c => c.Names.ContainsKey(route)).Select(c => (Cpk: c, Entry: c.Names[route])).ToList();
         if (named.Count == 0 && emulator.Format is "awb" or "afs")
-            named = cpks.EssentialsOrder.SelectMany(c => c.NamedFile(route[(route.LastIndexOf('/') + 1)..])
-                .Where(e => e.Name!.EndsWith("/" + route, StringComparison.OrdinalIgnoreCase)).Select(e => (Cpk: c, Entry: e))).ToList();
+            named = cpks.EssentialsOrder.SelectMany(c => (route.LastIndexOf('/') is var slash and >= 0 ? c.NamedFile(route[(slash + 1)..]) : c.Names.Values)
+                .Where(e => e.Name!.EndsWith(route, StringComparison.OrdinalIgnoreCase)).Select(e => (Cpk: c, Entry: e))).ToList();
         var archives = named.Where(n => emulator.Extension is null || n.Entry.Name!.EndsWith(emulator.Extension, StringComparison.OrdinalIgnoreCase))
             .Select(n => (n.Cpk, n.Entry, Opened: cpks.Open(n.Cpk, n.Entry)))
-            .Where(n => string.Equals(n.Opened?.Format?.Name, emulator.Format, StringComparison.OrdinalIgnoreCase))
-            .Select(n => (n.Cpk, n.Entry, Source: n.Opened!.Value.Source, Format: n.Opened.Value.Format!)).ToList();
+            .Where(n => string.Equals(n.Opened.Format?.Name, emulator.Format, StringComparison.OrdinalIgnoreCase))
+            .Select(n => (n.Cpk, n.Entry, n.Opened.Source, Format: n.Opened.Format!)).ToList();
         if (archives.Count == 0)
         {
             if (named.FirstOrDefault() is ({ } cpk, { } entry))
-                _misses[(route, emulator.Format)] = $"{cpk.Relative} holds {entry.Name}, but it is " + (cpks.Open(cpk, entry) is not { } opened
-                    ? "stored in a way that cannot be read in place" : $"{(opened.Format is { } f ? "a " + f.Name.ToUpperInvariant() : "no archive ArchiveEmu knows")}");
+                _misses[(route, emulator.Format)] = $"{cpk.Relative} holds {entry.Name}, but it is "
+                    + (cpks.Open(cpk, entry).Format is { } f ? FormatWithArticle(f.Name) : "no archive ArchiveEmu knows");
             return [];
         }
         bool boundEverywhere = emulator.Format is "pak" or "spd";
@@ -269,6 +277,10 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
             ? new CpkEntryArchive(a.Entry.Name!, first.Source, first.Format)
             : new CpkEntryArchive(a.Entry.Name!, a.Source, a.Format)));
     }
+
+    /// <summary>"an AFS", "a PAK": the article as the letters are read out.</summary>
+    private static string FormatWithArticle(string format) =>
+        ("AEFHILMNORSX".Contains(char.ToUpperInvariant(format[0])) ? "an " : "a ") + format.ToUpperInvariant();
 
     private IArchiveFormat? FormatOf(string relative)
     {

@@ -98,14 +98,15 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
 
     /// <summary>
     /// The content of an entry and its format (null: no archive ArchiveEmu knows), opened once: a compressed entry is decoded
-    /// through <see cref="DecodedEntries"/>, as a mod path through it would be. Null when the entry cannot be read in place.
+    /// through <see cref="DecodedEntries"/>, as a mod path through it would be. Every CPK entry can be read so (stored, or
+    /// CRILAYLA), so there is always content.
     /// </summary>
-    public (ArchiveSource Source, IArchiveFormat? Format)? Open(GameCpk cpk, ArchiveEntry entry)
+    public (ArchiveSource Source, IArchiveFormat? Format) Open(GameCpk cpk, ArchiveEntry entry)
     {
         if (_opened.TryGetValue((cpk.Relative, entry.Index), out var opened))
             return opened;
-        if (ArchiveInside.Content(cpk.Index, entry, decoded) is not { } source)
-            return null;
+        var source = ArchiveInside.Content(cpk.Index, entry, decoded)
+            ?? throw new InvalidOperationException($"{cpk.Relative}: entry {entry.Name} cannot be read in place, which no CPK entry should be");
         return _opened[(cpk.Relative, entry.Index)] = (source, ArchiveFormats.Detect(source));
     }
 

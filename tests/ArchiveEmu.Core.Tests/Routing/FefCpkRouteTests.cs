@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Serving.Languages;
@@ -102,6 +103,49 @@ public sealed class FefCpkRouteTests
     }
 
     [Test]
+    public void OnePathInTwoCpksOfEqualRank_IsBuiltFromTheFirstInOrdinalOrder_ADeclaredSliceIncluded()
+    {
+        // Neither CPK is a language or base CPK. The slice is listed after the game's files, but "CPK/A.BIN/MOVIE.CPK" sorts
+        // before "CPK/Z.CPK", so its original is the one both serve.
+        byte[] fromZ = TestData.Random(40, 90), fromSlice = TestData.Random(41, 95);
+        _dir.Write("game/CPK/Z.CPK", CpkTestWriter.WriteNamed([new("FIELD", "F.ARC", Pak(("f.bf", Bf), ("own.bin", fromZ)))]));
+        var inner = CpkTestWriter.WriteNamed([new("FIELD", "F.ARC", Pak(("f.bf", Bf), ("own.bin", fromSlice)))]);
+        var pack = _dir.Write("game/CPK/A.BIN", [.. new byte[0x800], .. inner]);
+        var bf = _dir.Write("mod/FEmulator/PAK/field/f.arc/f.bf", TestData.Random(42, 60));
+
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])
+        {
+            ArchiveSlices = new Dictionary<string, (ArchiveSource, IArchiveFormat)>
+            {
+                ["CPK/A.BIN/MOVIE.CPK"] = (ArchiveSource.Slice(pack, 0x800, inner.Length), ArchiveEmu.Core.Formats.Cpk.CpkFormat.Instance),
+            },
+        });
+        var expected = new[] { ("f.bf", File.ReadAllBytes(bf)), ("own.bin", fromSlice) };
+        foreach (var route in new[] { "CPK/Z.CPK", "CPK/A.BIN/MOVIE.CPK" })
+        {
+            using var file = game.OpenFile(route);
+            var bytes = new byte[file.Length];
+            file.ReadExactly(0, bytes);
+            var path = _dir.Write($"served-{Guid.NewGuid():N}.cpk", bytes);
+            Assert.That(ReadPak(Content(path, CpkIndependentReader.Read(path).Entries.Single())), Is.EqualTo(expected), route);
+        }
+    }
+
+    [Test]
+    public void AnSpdInTwoCpks_BothServeOneSpd_BuiltFromTheLanguageCpksOriginal_AsEssentialsBindsIt()
+    {
+        // BASE.CPK's SPD has one texture only: were each CPK's SPD built from its own original, BASE's would have two.
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("FONT/CHAT", "CHAT.SPD", SpdTests.Original())]));
+        _dir.Write("game/CPK/BASE.CPK", CpkTestWriter.WriteNamed([new("FONT/CHAT", "CHAT.SPD",
+            SpdTestWriter.Write([new(0, SpdTests.Dds(43), "base")], [new(0, 0, 0, 0, 4, 4)]))]));
+        var dds = SpdTests.Dds(44);
+        _dir.Write("mod/FEmulator/SPD/font/chat/chat.spd/tex_1.dds", dds);
+
+        AssertTexture1Replaced(ReadCpk("CPK/EN.CPK", "mod").Single().Bytes, dds);
+        AssertTexture1Replaced(ReadCpk("CPK/BASE.CPK", "mod").Single().Bytes, dds);
+    }
+
+    [Test]
     public void AnAwbRoute_NamesACpkEntry_ByItsPath_ThenByItsName_AndTheAcbBesideItFollows()
     {
         var entries = AcbTests.Entries(4);
@@ -133,6 +177,32 @@ public sealed class FefCpkRouteTests
             var afs = _dir.Write($"out/{Path.GetFileName(cpk)}.afs", ReadCpk(cpk, "mod").Single().Bytes);
             Assert.That(AfsIndependentReader.Read(afs).Select(e => e.Sha256), Is.EqualTo(new[] { Sha(original[0]), Sha(File.ReadAllBytes(voice)) }), cpk);
         }
+    }
+
+    [TestCase("voice.afs")]
+    [TestCase("oice.afs")]
+    [TestCase("ound/voice.afs")]
+    public void AnAfsRoute_NamesACpkEntry_ByTheEndOfItsPath_OnTheString_AsFefComparesAPath(string route)
+    {
+        byte[][] original = [TestData.Random(22, 100), TestData.Random(23, 200)];
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("SOUND", "VOICE.AFS", AfsTestWriter.Write(original))]));
+        var voice = _dir.Write($"mod/FEmulator/AFS/{route}/1_line.adx", TestData.Random(24, 500));
+
+        Assert.That(Resolve("mod").Warnings, Is.Empty);
+        var afs = _dir.Write("out/voice.afs", ReadCpk("CPK/EN.CPK", "mod").Single().Bytes);
+        Assert.That(AfsIndependentReader.Read(afs).Select(e => e.Sha256), Is.EqualTo(new[] { Sha(original[0]), Sha(File.ReadAllBytes(voice)) }));
+    }
+
+    [Test]
+    public void AnAfsRoute_EndingInsideAFolderName_MatchesNoCpkEntry()
+    {
+        // "nd/voice.afs" ends "SOUND/VOICE.AFS"; "x/voice.afs" does not, though the entry's file name is the route's.
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("SOUND", "VOICE.AFS", AfsTestWriter.Write([Other]))]));
+        _dir.Write("mod/FEmulator/AFS/x/voice.afs/0.adx", TestData.Random(25, 10));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Archives, Is.Empty);
+        Assert.That(plan.Warnings.Single(), Does.Contain("(FEmulator/AFS/x/voice.afs) matches no AFS file"));
     }
 
     [Test]
@@ -192,6 +262,32 @@ public sealed class FefCpkRouteTests
         var plan = Resolve("mod");
         Assert.That(plan.Archives, Is.Empty);
         Assert.That(plan.Warnings.Single(), Does.Contain("(FEmulator/PAK/font/font0.fnt)").And.Contain("CPK/EN.CPK holds FONT/FONT0.FNT, but it is no archive"));
+    }
+
+    [Test]
+    public void ARouteNamingACpkEntryOfAnotherArchiveType_IsOneWarningNamingTheType()
+    {
+        EnCpk(new CpkTestWriter.NamedEntry("SOUND", "VOICE.AFS", AfsTestWriter.Write([Other])));
+        _dir.Write("mod/FEmulator/PAK/sound/voice.afs/x.bin", TestData.Random(26, 10));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Archives, Is.Empty);
+        Assert.That(plan.Warnings.Single(), Does.EndWith("(CPK/EN.CPK holds SOUND/VOICE.AFS, but it is an AFS)"));
+    }
+
+    [Test]
+    public void AModFileNamedAsAWholeCpkEntry_IsOneWarning_SayingWhichFolderReplacesAWholeEntry()
+    {
+        EnCpk();
+        var whole = _dir.Write("mod/FEmulator/PAK/field/pack/fd007_003.arc", Pak(("whole.bin", Other)));
+
+        var plan = Resolve("mod");
+        Assert.That(plan.Archives, Is.Empty);
+        Assert.That(plan.Warnings, Is.EqualTo(new[]
+        {
+            $"mod file {whole} is named like the PAK CPK/EN.CPK/FIELD/PACK/FD007_003.ARC, but FEmulator/PAK/ takes the files inside a folder of the "
+            + "archive's name, not a whole archive; it is not used (CRIFsV2Hook/CPK/<any folder>/ replaces a whole CPK entry)",
+        }));
     }
 
     [Test]

@@ -73,6 +73,21 @@ public sealed class FefWarningTests
         }));
     }
 
+    [Test]
+    public void AModFileNamedAsAWholeGamePak_IsOneWarning_NotAnEntryWithNoName()
+    {
+        _dir.Write("game/data/init_free.bin", PakTestWriter.Write(PakTestLayout.All.First(l => l.Variant == "V2"), [("a.tmx", TestData.Random(5, 50))]));
+        var whole = _dir.Write("a/FEmulator/PAK/init_free.bin", TestData.Random(6, 60));
+
+        var plan = Resolve("a");
+        Assert.That(plan.Archives, Is.Empty);
+        Assert.That(plan.Warnings, Is.EqualTo(new[]
+        {
+            $"mod file {whole} is named like the PAK data/init_free.bin, but FEmulator/PAK/ takes the files inside a folder of the archive's name, "
+            + "not a whole archive; it is not used (Redirector/ replaces a whole game file)",
+        }));
+    }
+
     private const string Reads = "ArchiveEmu reads FEmulator/AFS, FEmulator/AWB, FEmulator/PAK, FEmulator/SPD and FEmulator/L10N only (FEmulator/BF and "
         + "BMD are compiled in the game)";
 

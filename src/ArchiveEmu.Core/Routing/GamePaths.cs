@@ -87,7 +87,7 @@ internal static class GamePaths
         }
     }
 
-    /// <summary>The path with every symlink along it resolved (as far as it exists).</summary>
+    /// <summary>The path with every symlink along it resolved (as far as it exists: past a missing component there is no link).</summary>
     public static string RealPath(string path) => RealPath(path, depth: 0);
 
     private static string RealPath(string path, int depth)
@@ -106,8 +106,6 @@ internal static class GamePaths
                 var absolute = Path.IsPathRooted(target) ? target : Path.Combine(Path.GetDirectoryName(current)!, target);
                 current = RealPath(absolute, depth + 1);
             }
-            else if (!info.Exists && !Directory.Exists(current))
-                return Path.Combine(new[] { current }.Concat(parts.Skip(i + 1)).ToArray());
         }
         return current;
     }

@@ -118,7 +118,6 @@ internal sealed partial class ModRouter
         public DecodedEntries Decoded => _decoded;
         private readonly Dictionary<string, string> _modTargets = new(StringComparer.Ordinal); // this mod's whole files, by target
         private string _modRoot = "", _modName = "", _rule = ModRules.Mirror;
-        private ReloadedModLayout? _layout;
 
         public Dictionary<string, ArchiveChanges> Archives { get; } = new(StringComparer.Ordinal);
         public OrderedChanges<string, FileOverride> Overrides { get; } = new(StringComparer.Ordinal);
@@ -131,12 +130,12 @@ internal sealed partial class ModRouter
         {
             (_modRoot, _modName) = (modRoot, ModName(modRoot));
             _modTargets.Clear();
-            _layout = ReloadedModLayout.Read(modRoot);
-            if (_layout.Warning is { } warning)
+            var layout = ReloadedModLayout.Read(modRoot);
+            if (layout.Warning is { } warning)
                 Warnings.Add(warning);
-            if (_layout.IsReloaded)
+            if (layout.IsReloaded)
             {
-                Reports.Add(ReloadedMod(_layout)); // ModRouter.Reloaded.cs
+                Reports.Add(ReloadedMod(layout)); // ModRouter.Reloaded.cs
                 return;
             }
             _rule = ModRules.Mirror;
@@ -188,8 +187,6 @@ internal sealed partial class ModRouter
 
         private void WholeFile(string path, string childRelative)
         {
-            if (_rule == ModRules.Mirror && _layout!.IsMetadata(_modRoot, path))
-                return; // the mod's own ModConfig.json, icon, …: Reloaded-II's, never a game file
             if (!_modTargets.TryAdd(childRelative, path))
                 throw new IOException($"{path}: targets {childRelative}, as {_modTargets[childRelative]} in the same mod does "
                     + "(they differ only in letter case); the mod is ambiguous, keep one of them");

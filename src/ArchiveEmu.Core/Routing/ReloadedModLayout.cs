@@ -24,13 +24,12 @@ internal sealed class ReloadedModLayout
 
     private readonly Dictionary<string, string> _layouts;
 
-    private ReloadedModLayout(Dictionary<string, string> layouts, bool hasConfig, IReadOnlyList<string> code, HashSet<string> metadata,
+    private ReloadedModLayout(Dictionary<string, string> layouts, bool hasConfig, IReadOnlyList<string> code,
         IReadOnlyList<(string Path, bool IsFolder)> others, string? warning)
     {
         _layouts = layouts;
         HasConfig = hasConfig;
         Code = code;
-        Metadata = metadata;
         Others = others;
         Warning = warning;
     }
@@ -56,10 +55,8 @@ internal sealed class ReloadedModLayout
     /// <summary>Whether the root is a Reloaded-II mod: a ModConfig.json or a folder its mods read (else it mirrors the game folder).</summary>
     public bool IsReloaded => HasConfig || _layouts.Count > 0;
 
-    /// <summary>The mod's metadata, as paths relative to its root with '/' (ModConfig.json and the files it names), when it has a ModConfig.json.</summary>
-    public HashSet<string> Metadata { get; }
-
-    /// <summary>The root's other entries (full paths): folders only code in the game reads, unknown folders, loose files.</summary>
+    /// <summary>The root's other entries (full paths): folders only code in the game reads, unknown folders, loose files; never the
+    /// mod's metadata (ModConfig.json and the files it names).</summary>
     public IReadOnlyList<(string Path, bool IsFolder)> Others { get; }
 
     /// <summary>A ModConfig.json that cannot be read, in one line; null when fine.</summary>
@@ -67,9 +64,6 @@ internal sealed class ReloadedModLayout
 
     /// <summary>The full path of the layout folder <paramref name="name"/> (one of <see cref="FileLayouts"/>), when the mod has it.</summary>
     public string? Layout(string name) => _layouts.GetValueOrDefault(name);
-
-    public bool IsMetadata(string modRoot, string path) =>
-        Metadata.Contains(Path.GetRelativePath(modRoot, path).Replace(Path.DirectorySeparatorChar, '/'));
 
     public static ReloadedModLayout Read(string modRoot)
     {
@@ -110,7 +104,7 @@ internal sealed class ReloadedModLayout
         var metadataFolders = metadata.Where(m => m.Contains('/')).Select(m => m[..m.IndexOf('/')]).ToHashSet(StringComparer.OrdinalIgnoreCase);
         var others = entries.Where(e => !layouts.ContainsValue(e.Path) && !metadata.Contains(Path.GetFileName(e.Path))
             && !(e.IsFolder && metadataFolders.Contains(Path.GetFileName(e.Path)))).ToArray();
-        return new ReloadedModLayout(layouts, config is not null, code.Distinct(StringComparer.OrdinalIgnoreCase).ToArray(), metadata, others, warning)
+        return new ReloadedModLayout(layouts, config is not null, code.Distinct(StringComparer.OrdinalIgnoreCase).ToArray(), others, warning)
         {
             FEmulatorEntries = layouts.TryGetValue("FEmulator", out var fEmulator) ? GamePaths.EntriesInside(modRoot, fEmulator).ToArray() : [],
         };

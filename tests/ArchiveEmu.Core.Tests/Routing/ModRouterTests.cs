@@ -104,6 +104,7 @@ public sealed class ModRouterTests
         Assert.That(plan.Overrides.Select(o => (o.RelativePath, o.Mod)), Is.EquivalentTo(new[] { ("data/readme.txt", "b"), ("extra/new.bin", "b") }));
         Assert.That(plan.FindOverride("data/readme.txt")!.SourcePath, Is.EqualTo(_dir["b/data/readme.txt"]));
         Assert.That(plan.Conflicts.Single().Entry, Is.Null);
+        Assert.That(plan.Conflicts.Single().Rules, Is.EqualTo(new[] { ModRules.Mirror, ModRules.Mirror }));
     }
 
     [Test]
@@ -126,14 +127,125 @@ public sealed class ModRouterTests
         Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.Contains("leads outside"));
     }
 
-    [Test]
-    public void Resolve_SymlinkInsideTheMod_IsFollowed()
+    [TestCase(false)]
+    [TestCase(true)]
+    public void Resolve_SymlinkInsideTheMod_IsFollowed(bool relative)
     {
         LinuxOnly.RequireSymlinks();
         var real = _dir.Write("a/store/7.dds", [7]);
         Directory.CreateDirectory(_dir["a/data/tex.afs"]);
-        File.CreateSymbolicLink(_dir["a/data/tex.afs/7.dds"], real);
+        File.CreateSymbolicLink(_dir["a/data/tex.afs/7.dds"], relative ? "../../store/7.dds" : real);
         Assert.That(Resolve(["a"]).Archives.Single().Patch.Changes.Single().Input!.Length, Is.EqualTo(1));
+    }
+
+    [TestCase(40, true)] // the kernel follows 40 links on one path, and so does a mod's check
+    [TestCase(41, false)]
+    public void Resolve_AChainOfSymlinksInsideTheMod_IsFollowedUpToTheKernelsLimit(int links, bool followed)
+    {
+        LinuxOnly.RequireSymlinks();
+        _dir.Write("a/store/link0", [7]);
+        for (int i = 1; i < links; i++)
+            File.CreateSymbolicLink(_dir[$"a/store/link{i}"], $"link{i - 1}"); // each relative to its folder
+        Directory.CreateDirectory(_dir["a/data/tex.afs"]);
+        File.CreateSymbolicLink(_dir["a/data/tex.afs/7.dds"], $"../../store/link{links - 1}");
+        if (followed)
+            Assert.That(Resolve(["a"]).Archives.Single().Patch.Changes.Single().Input!.Length, Is.EqualTo(1));
+        else
+            Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.EqualTo(
+                $"{_dir["a/store/link0"]}: too many levels of symbolic links"));
+    }
+
+    [Test]
+    public void Resolve_ASymlinkLoopInAMod_IsOneErrorNamingIt()
+    {
+        LinuxOnly.RequireSymlinks();
+        Directory.CreateDirectory(_dir["a/data/tex.afs"]);
+        File.CreateSymbolicLink(_dir["a/data/tex.afs/7.dds"], "8.dds");
+        File.CreateSymbolicLink(_dir["a/data/tex.afs/8.dds"], "7.dds");
+        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.EndsWith(": too many levels of symbolic links"));
+    }
+
+    [Test]
+    public void Resolve_FilesNamedWithALeadingDot_AreModFilesAsAnyOther()
+    {
+        // .NET skips "hidden" entries unless told not to, and on Linux a leading dot is what makes one hidden.
+        _dir.Write("a/.config", [1]);
+        _dir.Write("a/data/pack.zip/.hidden/x.bin", [2]);
+        var plan = Resolve(["a"]);
+        Assert.That(plan.Overrides.Single().RelativePath, Is.EqualTo(".config"));
+        Assert.That(plan.Archives.Single().Patch.Changes.Single().Key.Name, Is.EqualTo(".hidden/x.bin"));
+    }
+
+    [Test]
+    public void Resolve_AnEmptyMirrorMod_ReportsNoRule_AModWithAFolderReportsMirror()
+    {
+        Directory.CreateDirectory(_dir["empty"]);
+        _dir.Write("a/data/tex.afs/7.dds", [7]);
+        Assert.That(Resolve(["empty", "a"]).ModReports.Select(r => (r.Mod, string.Join(",", r.Applied))),
+            Is.EqualTo(new[] { ("empty", ""), ("a", ModRules.Mirror) }));
+    }
+
+    [Test]
+    public void Resolve_AGameFolderHoldingFilesNamedLikeEntries_IsNoArchiveLookalike()
+    {
+        _dir.Write("a/data/0.bin", [1]);
+        var plan = Resolve(["a"]);
+        Assert.That(plan.Warnings, Is.Empty);
+        Assert.That(plan.Overrides.Single().RelativePath, Is.EqualTo("data/0.bin"));
+    }
+
+    [Test]
+    public void Resolve_ALookalikeInsideALookalike_IsOneWarning()
+    {
+        _dir.Write("a/data/new.afs/sub.zip/0.bin", [1]);
+        Assert.That(Resolve(["a"]).Warnings.Single(), Does.Contain("a/data/new.afs looks like an archive's entries"));
+    }
+
+    [Test]
+    public void Resolve_AGameFileWhoseNameBeginsAContainersName_IsNoContainer()
+    {
+        // data/tex.afs is an archive; data/tex.afs.bin holds one (a declared slice): a mod folder for the first is its entries.
+        var container = _dir.Write("game/data/tex.afs.bin", new byte[64]);
+        var slices = new Dictionary<string, (ArchiveSource, IArchiveFormat)>
+        {
+            ["data/tex.afs.bin/inner.afs"] = (ArchiveSource.Slice(container, 0, 64), FakeFormat.Index),
+        };
+        _dir.Write("a/data/tex.afs/3.dds", [3]);
+        var plan = new ModRouter(_dir["game"], [_dir["a"]], path => path.EndsWith(".afs") ? FakeFormat.Index : null, slices).Resolve();
+        Assert.That(plan.Overrides, Is.Empty);
+        Assert.That(plan.Archives.Single().RelativePath, Is.EqualTo("data/tex.afs"));
+    }
+
+    [Test]
+    public void Resolve_AModFolderForAGameSymlinkLeadingNowhere_IsOneErrorSayingSo()
+    {
+        LinuxOnly.RequireSymlinks();
+        File.CreateSymbolicLink(_dir["game/data/gone.afs"], _dir["disk2/gone.afs"]);
+        _dir.Write("a/data/gone.afs/1.dds", [1]);
+        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<FileNotFoundException>().With.Message.EqualTo(
+            $"{_dir["game/data/gone.afs"]} (a symlink to {_dir["disk2/gone.afs"]}, which leads nowhere): mod folder {_dir["a/data/gone.afs"]} targets it"));
+    }
+
+    [Test]
+    public void Resolve_TwoFilesOfOneModSpellingOneGameFile_IsOneErrorNamingBoth()
+    {
+        LinuxOnly.Require("two names differing only in case in one folder");
+        _dir.Write("a/data/README.txt", [1]);
+        _dir.Write("a/data/Readme.txt", [2]);
+        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.EqualTo(
+            $"{_dir["a/data/Readme.txt"]}: targets data/readme.txt, as {_dir["a/data/README.txt"]} in the same mod does (they differ only in letter case); "
+            + "the mod is ambiguous, keep one of them"));
+    }
+
+    [Test]
+    public void Resolve_AnInputAddedInCodeForAFileThatIsNoArchiveNorFollower_IsTheNotAnArchiveError()
+    {
+        Directory.CreateDirectory(_dir["a"]);
+        var router = new ModRouter(_dir["game"], [_dir["a"]], path => path.EndsWith(".afs") ? FakeFormat.Index : null)
+        {
+            CodeInputs = [new CodeInput("data/readme.txt", EntryKey.ByIndex(0), EntryInput.FromBytes(new byte[] { 1 }), "loader")],
+        };
+        Assert.That(() => router.Resolve(), Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("readme.txt"));
     }
 
     [Test]
@@ -177,8 +289,10 @@ public sealed class ModRouterTests
     [Test]
     public void Resolve_MissingFolders_ThrowNamingThem()
     {
-        Assert.That(() => new ModRouter(_dir["nogame"], [_dir["game"]]), Throws.InstanceOf<DirectoryNotFoundException>().With.Message.Contains("nogame"));
-        Assert.That(() => new ModRouter(_dir["game"], [_dir["nomod"]]), Throws.InstanceOf<DirectoryNotFoundException>().With.Message.Contains("nomod"));
+        Assert.That(() => new ModRouter(_dir["nogame"], [_dir["game"]]),
+            Throws.InstanceOf<DirectoryNotFoundException>().With.Message.EqualTo($"{_dir["nogame"]}: game folder not found"));
+        Assert.That(() => new ModRouter(_dir["game"], [_dir["nomod"]]),
+            Throws.InstanceOf<DirectoryNotFoundException>().With.Message.EqualTo($"{_dir["nomod"]}: mod folder not found"));
     }
 
     [Test]
@@ -192,7 +306,8 @@ public sealed class ModRouterTests
     [Test]
     public void Resolve_GamePathsWithDotDotOrAbsolute_AreRefused()
     {
-        Assert.That(() => GamePaths.Resolve(_dir["game"], "../secret"), Throws.InstanceOf<IOException>());
+        Assert.That(() => GamePaths.Resolve(_dir["game"], "../secret"), Throws.InstanceOf<IOException>().With.Message.EqualTo(
+            $"../secret: must be a path inside {_dir["game"]} (no absolute paths, no '..')"));
         Assert.That(() => GamePaths.Resolve(_dir["game"], "/etc/passwd"), Throws.InstanceOf<IOException>());
         Assert.That(GamePaths.Resolve(_dir["game"], "data/readme.txt"), Is.EqualTo(_dir["game/data/readme.txt"]));
     }

@@ -53,6 +53,7 @@ public sealed class ReloadedModReportTests
         _dir.Write("mod/FEmulator/PAK/x.arc/f007.bf", []); // dummies for the script, in two layout folders
         _dir.Write("mod/P5REssentials/CPK/EN.CPK/f007/f007.bf", []);
         _dir.Write("mod/P5REssentials/CPK/EN.CPK/f007.bf", []);
+        _dir.Write("mod/P5REssentials/CPK/f007.bf", []); // in no CPK's folder: the line names CPK/ itself
         var english = _dir.Write("mod/FEmulator/L10N/en/x.arc/a.tmx", TestData.Random(4, 60)); // replaces FEmulator/PAK's a.tmx
         _dir.Write("mod/AfsRedirector/voice.afs/0.adx", TestData.Random(5, 70));
 
@@ -74,6 +75,7 @@ public sealed class ReloadedModReportTests
             ("FEmulator/XYZ", "a.bin", notFEmulator),
             ("FEmulator", "readme.txt", notFEmulator),
             ("FEmulator/PAK", "x.arc/f007.bf", dummies),
+            ("P5REssentials/CPK", "f007.bf", dummies),
             ("P5REssentials/CPK/EN.CPK", "f007.bf,f007/f007.bf", dummies),
         }));
         Assert.That(plan.Warnings, Does.Contain($"mod folder {_dir["mod/Redirectr"]}: Redirectr/ is no layout folder ArchiveEmu knows (the closest is "
@@ -95,6 +97,18 @@ public sealed class ReloadedModReportTests
         var line = new ModRouter(_dir["game"], [_dir["mod"]]).Resolve().NotApplied.Single(n => n.Folder == folder);
         Assert.That(line.Reason, Is.EqualTo(misspelled ? $"{folder}/ is no layout folder ArchiveEmu knows (the closest is Redirector/)"
             : "part of a code mod (ModConfig.json names its DLL), which runs only inside the game"));
+    }
+
+    [TestCase("[ \"x.dll\" ]")]
+    [TestCase("\"x.dll\"")]
+    public void AModConfigThatIsNoObject_NamesNoFile_ItsRootFilesAreListed(string json)
+    {
+        _dir.Write("mod/ModConfig.json", Encoding.UTF8.GetBytes(json));
+        _dir.Write("mod/x.dll", [1]);
+
+        var plan = new ModRouter(_dir["game"], [_dir["mod"]]).Resolve();
+        Assert.That(plan.Warnings, Is.EqualTo(new[] { $"mod folder {_dir["mod"]}: none of its files is applied by ArchiveEmu (they are listed as not applied, with why)" }));
+        Assert.That(plan.NotApplied.Single().Files, Is.EqualTo(new[] { "x.dll" }));
     }
 
     [Test]

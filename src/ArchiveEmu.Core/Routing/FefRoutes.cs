@@ -166,10 +166,10 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
 
     /// <summary>
     /// FEF's "Sprites in PAK Files": a PAK entry at <paramref name="innerPath"/> (the game PAK's path, then the entry's) whose FEmulator/SPD
-    /// folder's route ends it, letter case aside, is emulated from that folder; the longest such route wins. Null: no folder, the file replaces the entry.
+    /// folder's route ends it (on the string, as FEF compares), letter case aside, is emulated from that folder; the longest such route wins. Null: no folder, the file replaces the entry.
     /// </summary>
     private static SpdFolder? SpdFolderFor(string innerPath, List<SpdFolder> spdFolders) => spdFolders
-        .Where(f => innerPath.Equals(f.Route, StringComparison.OrdinalIgnoreCase) || innerPath.EndsWith("/" + f.Route, StringComparison.OrdinalIgnoreCase))
+        .Where(f => innerPath.EndsWith(f.Route, StringComparison.OrdinalIgnoreCase))
         .MaxBy(f => f.Route.Length);
 
     /// <summary>The dummy file names the PAK entry; the sprite folder's files are the changes inside it, through the nested route.</summary>

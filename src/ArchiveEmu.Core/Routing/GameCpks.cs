@@ -82,17 +82,18 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
     /// <summary>
     /// The names (without .cpk) of a language's CPK in P5R, P4G and P3P, by Localisation Framework id, as Essentials lists them per
     /// language (<c>_cpkNames</c>); a language those games do not ship (pl, pt, ru, tr) looks for English's, Essentials' default.
+    /// Names compare letter case aside, so where P4G's and P3P's differ only in case (<c>DATA_DE</c>, <c>data_DE</c>) one is listed.
     /// </summary>
     private static string[] LanguageCpks(string language) => language.ToLowerInvariant() switch
     {
         "ja" => ["JP", "DATA", "umd0"],
-        "de" => ["DE", "DATA_DE", "data_DE"],
-        "fr" => ["FR", "DATA_FR", "data_FR"],
-        "it" => ["IT", "DATA_IT", "data_IT"],
+        "de" => ["DE", "DATA_DE"],
+        "fr" => ["FR", "DATA_FR"],
+        "it" => ["IT", "DATA_IT"],
         "ko" => ["KR", "DATA_K", "data_KR"],
-        "es" => ["ES", "DATA_ES", "data_ES"],
-        "zh-hans" => ["SC", "DATA_CK", "data_CK"],
-        "zh-hant" => ["TC", "DATA_CH", "data_CH"],
+        "es" => ["ES", "DATA_ES"],
+        "zh-hans" => ["SC", "DATA_CK"],
+        "zh-hant" => ["TC", "DATA_CH"],
         _ => ["EN", "DATA_E", "data_EN"],
     };
 

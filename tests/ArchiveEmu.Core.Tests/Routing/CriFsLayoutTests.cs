@@ -76,6 +76,9 @@ public sealed class CriFsLayoutTests
     {
         // The hook lists the game's *.cpk files; a CPK under another name is no target, nor one whose header packet is cut.
         _dir.Write("game/data/cut.cpk", CpkTestWriter.WriteNamed([new("ui", "x.bin", Zz)]).AsSpan(0, 0x20).ToArray());
+        // A header packet that looks like one (CPK, its size, @UTF) over a table that is not: read as no CPK, not an error.
+        byte[] damaged = [.. "CPK "u8, 0, 0, 0, 0, .. BitConverter.GetBytes(0x40L), .. "@UTF"u8, .. Enumerable.Repeat((byte)0xFF, 0x40)];
+        _dir.Write("game/data/damaged.cpk", damaged);
         _dir.Write("game/data/ui.bin", CpkTestWriter.WriteNamed([new("ui", "x.bin", Zz)]));
         var ui = _dir.Write("mod/CRIFsV2Hook/CPK/any/ui/x.bin", TestData.Random(18, 56));
 

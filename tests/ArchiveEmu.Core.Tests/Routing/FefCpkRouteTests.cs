@@ -276,6 +276,17 @@ public sealed class FefCpkRouteTests
     }
 
     [Test]
+    public void ARouteNamingACpkEntryThatIsAZip_SaysAZip()
+    {
+        using (var zip = new System.IO.Compression.ZipArchive(File.Create(_dir["zip.zip"]), System.IO.Compression.ZipArchiveMode.Create))
+            zip.CreateEntry("a.bin", System.IO.Compression.CompressionLevel.NoCompression).Open().Dispose();
+        EnCpk(new CpkTestWriter.NamedEntry("DATA", "X.ZIP", File.ReadAllBytes(_dir["zip.zip"])));
+        _dir.Write("mod/FEmulator/PAK/data/x.zip/a.bin", TestData.Random(27, 10));
+
+        Assert.That(Resolve("mod").Warnings.Single(), Does.EndWith("(CPK/EN.CPK holds DATA/X.ZIP, but it is a ZIP)"));
+    }
+
+    [Test]
     public void AModFileNamedAsAWholeCpkEntry_IsOneWarning_SayingWhichFolderReplacesAWholeEntry()
     {
         EnCpk();

@@ -88,6 +88,17 @@ public sealed class FefWarningTests
         }));
     }
 
+    [Test]
+    public void AnFemulatorAfsRoute_NeedsTheDotAfsExtension_NotOnlyItsLetters()
+    {
+        _dir.Write("game/data/voiceafs", AfsTestWriter.Write([TestData.Random(7, 100)]));
+        _dir.Write("a/FEmulator/AFS/voiceafs/0.adx", [1]);
+
+        var plan = Resolve("a");
+        Assert.That(plan.Archives, Is.Empty);
+        Assert.That(plan.Warnings.Single(), Does.StartWith($"mod folder {_dir["a/FEmulator/AFS/voiceafs"]} (FEmulator/AFS/voiceafs) matches no AFS file"));
+    }
+
     private const string Reads = "ArchiveEmu reads FEmulator/AFS, FEmulator/AWB, FEmulator/PAK, FEmulator/SPD and FEmulator/L10N only (FEmulator/BF and "
         + "BMD are compiled in the game)";
 

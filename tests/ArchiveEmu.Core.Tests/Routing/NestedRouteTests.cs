@@ -242,6 +242,28 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     }
 
     [Test]
+    public void APathThroughAnInnerEntry_IsRefusedWithOneLine_WordForWord()
+    {
+        _dir.Write("game/data/p.pak", Pak(("a", Text("a plain file, no archive")), ("a/b", Text("another plain file, no archive")),
+            ("readme.txt", Text("just text, not an archive at all"))));
+        _dir.Write("game/data/snd.afs", AfsTestWriter.Write([Text("plain text entry, no archive"), Text("another one")]));
+        string known = ArchiveEmu.Core.Formats.ArchiveFormats.KnownNames;
+        foreach (var (modFile, line) in new[]
+        {
+            ("data/p.pak/readme.txt/x.bin", $"data/p.pak/readme.txt: mod file {{0}} goes through it, but it is not an archive format ArchiveEmu knows ({known})"),
+            // Two plain entries on the way: the deepest is named.
+            ("data/p.pak/a/b/c.bin", $"data/p.pak/a/b: mod file {{0}} goes through it, but it is not an archive format ArchiveEmu knows ({known})"),
+            ("data/snd.afs/9/x.bin", "data/snd.afs/9: mod file {0} goes through entry 9, but the archive has 2 entries"),
+        })
+        {
+            var file = _dir.Write("mod/" + modFile, [1, 2, 3]);
+            Assert.That(() => EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])),
+                Throws.InstanceOf<ArchiveFormatException>().With.Message.StartWith(string.Format(line, file) + " (at offset"), modFile);
+            File.Delete(file);
+        }
+    }
+
+    [Test]
     public void AnInnerArchiveStoredDeflated_IsDecodedAndChanged()
     {
         DotNetArchiveWriters.WriteZip(InFolder("game/pack.zip"), ("inner.pak", Pak(("x", DotNetArchiveWriters.Repeat(Text("compress me "), 400))), true));

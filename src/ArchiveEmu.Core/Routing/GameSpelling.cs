@@ -33,7 +33,7 @@ internal sealed class GameSpelling(string gameRoot, IEnumerable<string> sliceRou
         {
             string? found = spellings.Length == 1 ? spellings[0] : Array.Find(spellings, s => s == name);
             return found is not null ? (Join(parent, found), true)
-                : throw new IOException($"{modPath}: the game folder {gameRoot} has {string.Join(" and ", spellings.Select(s => Join(parent, s)))}, "
+                : throw new IOException($"{modPath}: the game folder {gameRoot} has {string.Join(" and ", spellings.Order(StringComparer.Ordinal).Select(s => Join(parent, s)))}, "
                     + "which differ only in letter case; spell the mod's as one of them exactly");
         }
         if (!folder.Added.TryGetValue(name, out var first))

@@ -166,8 +166,17 @@ public sealed class LetterCaseTests
         LinuxOnly.Require("two names differing only in case in one folder");
         _dir.Write("game/data/TEX.afs", [9]);
         _dir.Write("a/data/Tex.afs/1.dds", [1]);
-        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>()
-            .With.Message.Contains("data/TEX.afs").And.Message.Contains("data/tex.afs").And.Message.Contains(_dir["a/data/Tex.afs"]));
+        Assert.That(() => Resolve(["a"]), Throws.InstanceOf<IOException>().With.Message.EqualTo($"{_dir["a/data/Tex.afs"]}: the game folder "
+            + $"{_dir["game"]} has data/TEX.afs and data/tex.afs, which differ only in letter case; spell the mod's as one of them exactly"));
+    }
+
+    [Test]
+    public void Resolve_AGameFileNamedWithALeadingDot_IsMetWhateverTheModsLetterCase()
+    {
+        // .NET skips "hidden" names unless told not to, and on Linux a leading dot is what makes one hidden.
+        _dir.Write("game/data/.hidden.afs", [9]);
+        _dir.Write("a/DATA/.HIDDEN.AFS/1.dds", [1]);
+        Assert.That(Resolve(["a"]).Archives.Single().RelativePath, Is.EqualTo("data/.hidden.afs"));
     }
 
     [Test]

@@ -45,6 +45,38 @@ public sealed class AcbFollowsAwbElsewhereTests
         AcbFollowCheck.AssertFollows(_dir.Write("original.acb", acb), _dir.Write("out.acb", Content(cpkPath, cpk.Entries[1])), emulatedAwb, _dir);
         var acbEntry = emulator.Describe("data/data.cpk").Single(e => e.Name == "sound/bgm.acb");
         Assert.That(acbEntry.Origin, Is.EqualTo("follows data/data.cpk/sound/bgm.awb"));
+        var nested = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).Plan.Archives.Single().Nested;
+        Assert.That(nested.Select(n => (n.Entry.ToString(), n.Route.RelativePath)),
+            Is.EqualTo(new[] { ("sound/bgm.awb", "data/data.cpk/sound/bgm.awb"), ("sound/bgm.acb", "data/data.cpk/sound/bgm.acb") }));
+    }
+
+    [Test]
+    public void AnAwbStoredAsAnAfsEntry_ChangedByAMod_IsServed_WithNoFollowerToLookFor()
+    {
+        // An entry named by its index has no folder beside it to hold an ACB: no follower is looked for.
+        var entries = AcbTests.Entries(3);
+        var other = TestData.Random(319, 500);
+        _dir.Write("game/data/snd.afs", AfsTestWriter.Write([other, AwbTestWriter.Write(entries)]));
+        var hca = _dir.Write("mod/data/snd.afs/1/0.hca", TestData.Random(320, 900));
+
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
+        Assert.That(game.Plan.Warnings, Is.Empty);
+        using var served = game.OpenFile("data/snd.afs");
+        var afs = AfsIndependentReader.Read(_dir.Write("out.afs", AcbTests.Materialise(served)));
+        entries[0] = File.ReadAllBytes(hca);
+        Assert.That(afs.Select(e => e.Sha256), Is.EqualTo(new[] { Sha(other), Sha(AwbTestWriter.Write(entries)) }));
+    }
+
+    [Test]
+    public void AwbInsideACpk_AHookFolderReplacingTheAcbEntryWhole_IsAConflictNamingItsRule()
+    {
+        var awb = AwbTestWriter.Write(AcbTests.Entries(3));
+        _dir.Write("game/data/data.cpk", CpkTestWriter.WriteNamed([new("sound", "bgm.acb", AcbTestWriter.Write(new(StreamAwb: awb))), new("sound", "bgm.awb", awb)]));
+        _dir.Write("audio/data/data.cpk/sound/bgm.awb/0.hca", TestData.Random(321, 900));
+        _dir.Write("cues/CRIFsV2Hook/CPK/any/sound/bgm.acb", TestData.Random(322, 1234));
+
+        var conflict = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["audio"], _dir["cues"]])).Plan.Conflicts.Single();
+        Assert.That(conflict.Rules, Is.EqualTo(new[] { "ACB follows data/data.cpk/sound/bgm.awb", "CRIFsV2Hook/CPK/any" }));
     }
 
     [Test]

@@ -178,7 +178,25 @@ public sealed partial class TableRoutingTests
 
         Assert.That(read.Entries.Single().ContentSha256, Is.EqualTo(Sha(PersonaTableWriter.Names(localised))), "only the Spanish file is merged");
         var report = Resolve("es", "english", "spanish").FindArchive("CPK/EN.CPK")!.Tables.Single();
-        Assert.That(report.NotApplied.Single(), Does.StartWith("english: ").And.Contain("is not localised for es"));
+        Assert.That(report.NotApplied.Single(), Is.EqualTo($"english: {_dir["english/P5REssentials/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL"]} is not localised "
+            + "for es (no FEmulator/L10N/es/ file replaces it); BATTLE/TABLE/NAME.TBL differs by language, so, as Persona Essentials does, only files "
+            + "localised for the game's language are merged"));
+    }
+
+    [Test]
+    public void NameTbl_InAGameNotInEnglish_NoModFileLocalised_ServesTheOriginal_AndSaysWhy()
+    {
+        List<string>[] Pairs(string first) => Enumerable.Range(0, 19).Select(i => new List<string> { i == 0 ? first : $"name {i}", $"other {i}" }).ToArray();
+        var original = PersonaTableWriter.Names(Pairs("Joker"));
+        _dir.Write("game/P5R.exe", [0x4D, 0x5A]);
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("BATTLE/TABLE", "NAME.TBL", original)]));
+        _dir.Write("english/P5REssentials/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL", PersonaTableWriter.Names(Pairs("Ace")));
+
+        Assert.That(CpkIndependentReader.Read(Serve("CPK/EN.CPK", "es", "english")).Entries.Single().ContentSha256, Is.EqualTo(Sha(original)));
+        var report = Resolve("es", "english").FindArchive("CPK/EN.CPK")!.Tables.Single();
+        Assert.That((report.Original, report.NotApplied.Single()), Is.EqualTo(("CPK/EN.CPK", $"english: {_dir["english/P5REssentials/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL"]} "
+            + "is not localised for es (no FEmulator/L10N/es/ file replaces it); BATTLE/TABLE/NAME.TBL differs by language, so, as Persona Essentials does, "
+            + "only files localised for the game's language are merged")));
     }
 
     [Test]

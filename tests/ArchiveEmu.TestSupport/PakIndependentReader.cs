@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Text.Json;
 
 namespace ArchiveEmu.TestSupport;
@@ -57,6 +58,26 @@ print(json.dumps(out))
         var result = ExternalTool.Python(Script, path, variant);
         Assert.That(result.ExitCode, Is.Zero, $"independent PAK reader rejected {path} as {variant}: {result}");
         return Parse(result.StdOut);
+    }
+
+    /// <summary>
+    /// A V2 PAK's members in order with their bytes: checked by <see cref="Read"/> (names, sizes, hashes), cut out by a walk of
+    /// its records (count, then name[32], s32 size, data). The bytes are written into <paramref name="scratch"/> for the reader.
+    /// </summary>
+    public static List<(string Name, byte[] Bytes)> V2Members(byte[] pak, TempDirectory scratch)
+    {
+        var members = Read(scratch.Write($"out/{Guid.NewGuid():N}.pak", pak), "V2");
+        var result = new List<(string, byte[])>();
+        int at = 4;
+        foreach (var member in members)
+        {
+            int size = BinaryPrimitives.ReadInt32LittleEndian(pak.AsSpan(at + 32));
+            var bytes = pak.AsSpan(at + 36, size).ToArray();
+            Assert.That(AfsIndependentReader.Sha256(bytes), Is.EqualTo(member.Sha256));
+            result.Add((member.Name, bytes));
+            at += 36 + size;
+        }
+        return result;
     }
 
     /// <summary>Reads many files in one Python start-up: per file its entries, or null where the reader rejects it.</summary>

@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
@@ -379,22 +378,7 @@ public sealed class FefCpkRouteTests
 
     private static byte[] Content(string cpk, CpkIndependentReader.Entry entry) => File.ReadAllBytes(cpk).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray();
 
-    /// <summary>A V2 PAK's members: checked by the independent reader, cut out by a walk of its records (count, then name[32], s32 size, data).</summary>
-    private List<(string Name, byte[] Bytes)> ReadPak(byte[] pak)
-    {
-        var members = PakIndependentReader.Read(_dir.Write($"out/{Guid.NewGuid():N}.pak", pak), "V2");
-        var result = new List<(string, byte[])>();
-        int at = 4;
-        foreach (var member in members)
-        {
-            int size = BinaryPrimitives.ReadInt32LittleEndian(pak.AsSpan(at + 32));
-            var bytes = pak.AsSpan(at + 36, size).ToArray();
-            Assert.That(Sha(bytes), Is.EqualTo(member.Sha256));
-            result.Add((member.Name, bytes));
-            at += 36 + size;
-        }
-        return result;
-    }
+    private List<(string Name, byte[] Bytes)> ReadPak(byte[] pak) => PakIndependentReader.V2Members(pak, _dir);
 
     private static void AssertTexture1Replaced(byte[] served, byte[] dds)
     {

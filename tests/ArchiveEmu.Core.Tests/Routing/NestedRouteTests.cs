@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using System.Text;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Serving;
@@ -302,24 +301,5 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         return bytes;
     }
 
-    /// <summary>
-    /// A V2 PAK's members: the structure and every member's hash checked by the independent reader, the bytes cut out by a
-    /// walk of the records written here from the format facts (count, then 32-byte name, s32 size, data).
-    /// </summary>
-    private List<(string Name, byte[] Bytes)> ReadPak(byte[] pak)
-    {
-        var path = _dir.Write($"out/{Guid.NewGuid():N}.pak", pak);
-        var members = PakIndependentReader.Read(path, "V2");
-        var result = new List<(string, byte[])>();
-        int at = 4;
-        foreach (var member in members)
-        {
-            int size = BinaryPrimitives.ReadInt32LittleEndian(pak.AsSpan(at + 32));
-            var bytes = pak.AsSpan(at + 36, size).ToArray();
-            Assert.That(AfsIndependentReader.Sha256(bytes), Is.EqualTo(member.Sha256));
-            result.Add((member.Name, bytes));
-            at += 36 + size;
-        }
-        return result;
-    }
+    private List<(string Name, byte[] Bytes)> ReadPak(byte[] pak) => PakIndependentReader.V2Members(pak, _dir);
 }

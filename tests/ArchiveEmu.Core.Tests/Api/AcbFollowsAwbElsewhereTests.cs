@@ -132,6 +132,22 @@ public sealed class AcbFollowsAwbElsewhereTests
     }
 
     [Test]
+    public void AwbInACpkInsideACpk_AModReplacingTheAcbWhole_IsAConflictOfTheGameFile()
+    {
+        // The conflict is found two levels down, where the ACB entry would follow; the plan reports it all the same.
+        var awb = AwbTestWriter.Write(AcbTests.Entries(3));
+        var inner = CpkTestWriter.WriteNamed([new("", "bgm.acb", AcbTestWriter.Write(new(StreamAwb: awb))), new("", "bgm.awb", awb)]);
+        _dir.Write("game/data/data.cpk", CpkTestWriter.WriteNamed([new("sound", "pack.cpk", inner)]));
+        _dir.Write("audio/data/data.cpk/sound/pack.cpk/bgm.awb/0.hca", TestData.Random(323, 900));
+        _dir.Write("cues/data/data.cpk/sound/pack.cpk/bgm.acb", TestData.Random(324, 1234));
+
+        var conflict = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["audio"], _dir["cues"]])).Plan.Conflicts.Single();
+
+        Assert.That((conflict.Target, conflict.Entry, conflict.Winner), Is.EqualTo(("data/data.cpk/sound/pack.cpk", (string?)"bgm.acb", "cues")));
+        Assert.That(conflict.Rules, Is.EqualTo(new[] { "ACB follows data/data.cpk/sound/pack.cpk/bgm.awb", "mirror" }));
+    }
+
+    [Test]
     public void NoAcbNamedLikeTheAwb_TheAcbWhoseStreamAwbHashNamesIt_Follows()
     {
         var awb = _dir.Write("game/sound/stream_01.awb", AwbTestWriter.Write(AcbTests.Entries(3)));

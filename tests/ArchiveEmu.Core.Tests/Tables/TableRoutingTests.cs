@@ -147,6 +147,36 @@ public sealed partial class TableRoutingTests
     }
 
     [Test]
+    public void AP4GMsgtblBmd_AfterAModSpellingMsgTblOtherwise_JoinsThatMerge()
+    {
+        // The table was noted first, as the mod spells it; the .bmd's segment joins that one merge, not a second.
+        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
+        byte[][] game = [TestData.Random(30, 21 * 3), TestData.Random(31, 23 * 2), TestData.Random(32, 21), TestData.Random(33, 21), TestData.Random(34, 200)];
+        var names = Copy(game);
+        names[0][21 + 4] ^= 0xFF;
+        var bmd = TestData.Random(35, 333);
+        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
+        _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
+            [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/MSG.TBL", PersonaTableWriter.Tbl(true, game))]))]));
+        _dir.Write("names/CRIFsV2Hook/CPK/data/init_free.bin/battle/msg.tbl", PersonaTableWriter.Tbl(true, names));
+        _dir.Write("bmd/CRIFsV2Hook/CPK/data/init_free.bin/battle/MSGTBL.bmd", bmd);
+
+        var served = Serve("data.cpk", "names", "bmd");
+
+        var entry = CpkIndependentReader.Read(served).Entries.Single();
+        var pak = _dir.Write("out/init_free.bin", File.ReadAllBytes(served).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
+        var expected = Copy(names);
+        expected[4] = bmd;
+        // A table is found by its path ignoring case, as mod folders are on Windows; FEF's PAK matches entry names
+        // case-sensitively (PakBuilder's plain Dictionary), so the mod's msg.tbl is also a new entry.
+        Assert.That(PakIndependentReader.Read(pak, layout.Variant).Select(m => (m.Name, m.Sha256)), Is.EqualTo(new[]
+        {
+            ("battle/MSG.TBL", Sha(PersonaTableWriter.Tbl(true, expected))), ("battle/msg.tbl", Sha(PersonaTableWriter.Tbl(true, names))),
+            ("battle/MSGTBL.bmd", Sha(bmd)),
+        }));
+    }
+
+    [Test]
     public void AModsLanguageFile_IsWhatItsTableMergeReads_InTheGamesLanguage()
     {
         var (original, a, b) = WriteP5R(withExe: true);

@@ -75,11 +75,7 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
             return null;
         if (!names.TryGetValue(name, out var entry))
             entry = names.Values.FirstOrDefault(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase));
-        if (entry is null || Index.WhyNotInPlace(entry) is not null)
-            return null;
-        var holder = Index.Source;
-        var source = new ArchiveSource(holder.Path, holder.Offset + entry.Offset, entry.Size, holder.Identity);
-        return (entry.Name!, Index.StoredCodec(entry) is { } encoding ? decoded.Open(source, encoding) : source);
+        return entry is not null && Content(Index, entry, decoded) is { } content ? (entry.Name!, content) : null;
     }
 
     /// <summary>

@@ -21,7 +21,6 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
 {
     private ArchiveIndex? _index;
     private Dictionary<string, ArchiveEntry>? _names;
-    private bool _unreadable;
     private readonly Dictionary<int, IArchiveFormat?> _formats = new();
 
     /// <summary>
@@ -46,7 +45,8 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
         }
 
         var (key, _) = naming(relative, EntryAddressing.ByName, modFile);
-        if (Names is not { } names || names.ContainsKey(key.Name!))
+        var names = Names;
+        if (names.ContainsKey(key.Name!))
             return null;
         string? notArchive = null;
         for (int end = relative.LastIndexOf('/'); end > 0; end = relative.LastIndexOf('/', end - 1))
@@ -71,39 +71,34 @@ internal sealed class ArchiveInside(string relativePath, string gamePath, IArchi
     /// </summary>
     public (string Name, ArchiveSource Content)? ContentOf(string name)
     {
-        if (Names is not { } names)
-            return null;
-        if (!names.TryGetValue(name, out var entry))
-            entry = names.Values.FirstOrDefault(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase));
+        if (!Names.TryGetValue(name, out var entry))
+            entry = Names.Values.FirstOrDefault(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase));
         return entry is not null && Content(Index, entry, decoded) is { } content ? (entry.Name!, content) : null;
     }
 
     /// <summary>
-    /// The entries by name; null when the original cannot be read: its paths are then entry names, as before archives
-    /// inside archives, and building it reports the damage beside the other archives (`archiveemu build`: docs/USAGE.md, "failed").
+    /// The entries by name, read once; none when the original cannot be read: its paths are then entry names, as before
+    /// archives inside archives, and building it reports the damage beside the other archives (`archiveemu build`:
+    /// docs/USAGE.md, "failed").
     /// </summary>
-    private Dictionary<string, ArchiveEntry>? Names
+    private Dictionary<string, ArchiveEntry> Names => _names ??= ReadNames();
+
+    private Dictionary<string, ArchiveEntry> ReadNames()
     {
-        get
+        var names = new Dictionary<string, ArchiveEntry>(format.NameComparer);
+        try
         {
-            if (_names is null && !_unreadable)
+            foreach (var entry in Index.Entries)
             {
-                try
-                {
-                    _names = new Dictionary<string, ArchiveEntry>(format.NameComparer);
-                    foreach (var entry in Index.Entries)
-                    {
-                        if (entry.Name is { } name)
-                            _names.TryAdd(name, entry);
-                    }
-                }
-                catch (ArchiveFormatException)
-                {
-                    (_names, _unreadable) = (null, true);
-                }
+                if (entry.Name is { } name)
+                    names.TryAdd(name, entry);
             }
-            return _names;
         }
+        catch (ArchiveFormatException)
+        {
+            // no names: the index failed before its first entry
+        }
+        return names;
     }
 
     private ThroughEntry? Open(ArchiveEntry entry, EntryKey key, string folder, string rest, string modFile)

@@ -286,6 +286,22 @@ with zipfile.ZipFile(sys.argv[1]) as z:
             Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("pack.zip/inner.pak").And.Message.Contains("ZIP method 12"));
     }
 
+    [Test]
+    public void AModPathIntoAGameArchiveWhoseIndexIsDamaged_IsAnEntryName_AndServingItIsOneErrorNamingTheFile()
+    {
+        // The header says CPK, the table under it is not one: resolving does not fail on it, building reports the damage.
+        byte[] damaged = [.. "CPK "u8, 0, 0, 0, 0, .. BitConverter.GetBytes(0x40L), .. "@UTF"u8, .. Enumerable.Repeat((byte)0xFF, 0x40)];
+        var cpk = _dir.Write("game/data/damaged.cpk", damaged);
+        _dir.Write("mod/data/damaged.cpk/ui/x.bin/y.bin", [1, 2, 3]);
+
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
+
+        var route = game.Plan.Archives.Single();
+        Assert.That((route.RelativePath, route.Nested.Count), Is.EqualTo(("data/damaged.cpk", 0)));
+        Assert.That(route.Patch.Changes.Select(c => c.Key.ToString()), Is.EqualTo(new[] { "ui/x.bin/y.bin" }));
+        Assert.That(() => game.OpenFile("data/damaged.cpk").Dispose(), Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains(cpk));
+    }
+
     private string InFolder(string relative)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(_dir[relative])!);

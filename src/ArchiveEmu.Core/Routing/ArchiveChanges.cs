@@ -205,8 +205,7 @@ internal sealed class ArchiveChanges
 
     /// <summary>This archive and those changed inside it that hold Persona tables mods give, which <see cref="TableOriginals"/> chooses originals among.</summary>
     public IEnumerable<TableHolder> TableHolders => _tables is null ? [] // not a Persona game's CPK: nor is any archive inside it
-        : (_tables.Holder(_inside.ContentOf) is { } mine ? [mine] : Array.Empty<TableHolder>())
-            .Concat(_changes.Values.Where(c => c.Nested is not null).SelectMany(c => c.Nested!.TableHolders));
+        : new[] { _tables.Holder(_inside.ContentOf) }.Concat(_changes.Values.Where(c => c.Nested is not null).SelectMany(c => c.Nested!.TableHolders));
 
     /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>
     private sealed record Change(EntryKey Key, EntryChange? Whole, ArchiveChanges? Nested);

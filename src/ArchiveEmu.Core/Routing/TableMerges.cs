@@ -69,9 +69,9 @@ internal sealed class TableMerges
             files.Files.Add((mod, file, companion));
     }
 
-    /// <summary>This archive as one holding the tables mods give (their catalog paths), for <see cref="TableOriginals"/>; null when it holds none.</summary>
-    public TableHolder? Holder(Func<string, (string Name, ArchiveSource Content)?> contentOf) => _files.Count == 0 ? null
-        : new TableHolder(_cpk, _prefix, contentOf, _files.Values.Select(f => f.Table.Path).ToHashSet(StringComparer.OrdinalIgnoreCase));
+    /// <summary>This archive as one holding the tables mods give (their catalog paths, maybe none), for <see cref="TableOriginals"/>.</summary>
+    public TableHolder Holder(Func<string, (string Name, ArchiveSource Content)?> contentOf) =>
+        new(_cpk, _prefix, contentOf, _files.Values.Select(f => f.Table.Path).ToHashSet(StringComparer.OrdinalIgnoreCase));
 
     /// <summary>
     /// Merges each noted table whose entry the original holds: the entry (as the archive spells it), its new input (a merged

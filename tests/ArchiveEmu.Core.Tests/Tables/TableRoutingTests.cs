@@ -177,6 +177,20 @@ public sealed partial class TableRoutingTests
     }
 
     [Test]
+    public void AGameTableThatIsNotOne_IsNotMerged_TheLastModsFileReplacesIt_AndTheReportSaysWhy()
+    {
+        var (_, _, b) = WriteP5R(withExe: true);
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("BATTLE/TABLE", "UNIT.TBL", TestData.Random(6, 5))]));
+
+        var report = Resolve("a", "b").FindArchive("CPK/EN.CPK")!.Tables.Single();
+        var read = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "a", "b"));
+
+        Assert.That(read.Entries.Single().ContentSha256, Is.EqualTo(Sha(b)));
+        Assert.That(report.NotApplied.Single(), Does.Contain("the game's BATTLE/TABLE/UNIT.TBL is not a 6-segment table")
+            .And.EndWith("; not merged, b's file replaces it whole"));
+    }
+
+    [Test]
     public void AModsLanguageFile_IsWhatItsTableMergeReads_InTheGamesLanguage()
     {
         var (original, a, b) = WriteP5R(withExe: true);

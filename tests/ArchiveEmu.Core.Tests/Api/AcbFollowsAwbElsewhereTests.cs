@@ -114,6 +114,21 @@ public sealed class AcbFollowsAwbElsewhereTests
     }
 
     [Test]
+    public void AwbInsideACpk_AnAcbEntryThatDoesNotParse_IsOneWarningNamingIt_AndTheAwbIsStillServed()
+    {
+        var awb = AwbTestWriter.Write(AcbTests.Entries(3));
+        var acb = AcbTestWriter.Write(new(StreamAwb: awb));
+        _dir.Write("game/data/data.cpk", CpkTestWriter.WriteNamed([new("sound", "bgm.acb", acb.AsSpan(0, acb.Length / 2).ToArray()), new("sound", "bgm.awb", awb)]));
+        _dir.Write("mod/data/data.cpk/sound/bgm.awb/0.hca", TestData.Random(325, 900));
+
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
+
+        Assert.That(game.Plan.Warnings.Single(), Does.StartWith("data/data.cpk/sound/bgm.acb: does not follow data/data.cpk/sound/bgm.awb: ")
+            .And.EndWith("; the AWB is served emulated, the ACB as it is"));
+        Assert.That(game.Plan.Archives.Single().Nested.Select(n => n.Entry.ToString()), Is.EqualTo(new[] { "sound/bgm.awb" }));
+    }
+
+    [Test]
     public void AwbInsideACpk_AModReplacingTheAcbEntryWhole_WinsOverFollowing_AndTheConflictIsReported()
     {
         var awb = AwbTestWriter.Write(AcbTests.Entries(3));

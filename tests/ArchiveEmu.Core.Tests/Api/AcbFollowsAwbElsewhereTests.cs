@@ -51,6 +51,32 @@ public sealed class AcbFollowsAwbElsewhereTests
     }
 
     [Test]
+    public void AwbInsideACpk_AnAcbEntryModsAlsoChangeInside_BothChangesAndFollows()
+    {
+        var awb = AwbTestWriter.Write(AcbTests.Entries(3));
+        var memory = AcbTests.Entries(2);
+        var acb = AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write(memory), StreamAwb: awb, HeaderAsTable: false, HashAsTable: false));
+        _dir.Write("game/data/data.cpk", CpkTestWriter.WriteNamed([new("sound", "bgm.acb", acb), new("sound", "bgm.awb", awb)]));
+        _dir.Write("mod/data/data.cpk/sound/bgm.awb/0.hca", TestData.Random(326, 900));
+        var hca = _dir.Write("mod/data/data.cpk/sound/bgm.acb/1.hca", TestData.Random(327, 700));
+
+        using var emulator = new ArchiveEmulator(_dir["game"]);
+        emulator.AddModFolder(_dir["mod"]);
+        var cpkPath = _dir.Write("out.cpk", Read(emulator, "data/data.cpk"));
+
+        var cpk = CpkIndependentReader.Read(cpkPath);
+        var emulatedAwb = Content(cpkPath, cpk.Entries[1]);
+        var before = UtfIndependentReader.Read(_dir.Write("original.acb", acb));
+        var after = UtfIndependentReader.Read(_dir.Write("out.acb", Content(cpkPath, cpk.Entries[0])));
+        AcbFollowCheck.AssertSameExcept(before, after, "StreamAwbAfs2Header", "StreamAwbHash", "AwbFile");
+        Assert.That(AcbFollowCheck.Hex(after.Rows[0]["StreamAwbAfs2Header"]), Is.EqualTo(AcbTestWriter.HeaderCopy(emulatedAwb)), "follows the AWB");
+        Assert.That(AcbFollowCheck.Hex(after.Rows[0]["StreamAwbHash"]), Is.EqualTo(MD5.HashData(emulatedAwb)));
+        memory[1] = File.ReadAllBytes(hca);
+        var inMemory = _dir.Write("memory.awb", AcbFollowCheck.Hex(after.Rows[0]["AwbFile"]));
+        Assert.That(AwbIndependentReader.Read(inMemory).Entries.Select(e => e.Sha256), Is.EqualTo(memory.Select(e => Sha(e!))), "changed inside");
+    }
+
+    [Test]
     public void AnAwbStoredAsAnAfsEntry_ChangedByAMod_IsServed_WithNoFollowerToLookFor()
     {
         // An entry named by its index has no folder beside it to hold an ACB: no follower is looked for.

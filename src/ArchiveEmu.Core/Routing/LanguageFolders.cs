@@ -25,18 +25,20 @@ internal static class LanguageFolders
         Dictionary<string, (string File, string Rule)> replaced, List<NotApplied> notApplied, List<string> warnings)
     {
         var applied = new List<string>();
+        var loose = new List<string>();
         foreach (var (path, isFolder) in GamePaths.EntriesInside(modRoot, l10n))
         {
             string lang = Path.GetFileName(path), folder = InGameCode.Relative(modRoot, path);
-            var files = isFolder ? GamePaths.FilesInside(modRoot, path).Order(StringComparer.Ordinal).ToArray() : [path];
-            var names = files.Select(f => InGameCode.Relative(path, f)).ToArray();
-            if (!isFolder || !Ids.Contains(lang, StringComparer.OrdinalIgnoreCase))
+            if (!isFolder)
             {
-                var unknown = new NotApplied(modName, folder, names, isFolder
-                    ? $"{lang} is no language id of the Localisation Framework ({string.Join(", ", Ids)})"
-                    : "the Localisation Framework reads files in a language folder (FEmulator/L10N/<language id>/<route>)");
-                notApplied.Add(unknown);
-                warnings.Add(unknown.Line);
+                loose.Add(lang);
+                continue;
+            }
+            var files = GamePaths.FilesInside(modRoot, path).Order(StringComparer.Ordinal).ToArray();
+            var names = files.Select(f => InGameCode.Relative(path, f)).ToArray();
+            if (!Ids.Contains(lang, StringComparer.OrdinalIgnoreCase))
+            {
+                Warn(new NotApplied(modName, folder, names, $"{lang} is no language id of the Localisation Framework ({string.Join(", ", Ids)})"));
                 continue;
             }
             if (!lang.Equals(language, StringComparison.OrdinalIgnoreCase))
@@ -63,15 +65,24 @@ internal static class LanguageFolders
             }
             if (unmatched.Count > 0)
             {
-                var line = new NotApplied(modName, folder, unmatched,
-                    "matches none of the mod's own files: the Localisation Framework replaces only files of the same mod whose path contains the route");
-                notApplied.Add(line);
-                warnings.Add(line.Line);
+                Warn(new NotApplied(modName, folder, unmatched,
+                    "matches none of the mod's own files: the Localisation Framework replaces only files of the same mod whose path contains the route"));
             }
             if (used > 0)
                 applied.Add($"{folder}: {used} file(s)");
         }
+        if (loose.Count > 0)
+        {
+            Warn(new NotApplied(modName, InGameCode.Relative(modRoot, l10n), loose,
+                "the Localisation Framework reads files in a language folder (FEmulator/L10N/<language id>/<route>)"));
+        }
         return applied;
+
+        void Warn(NotApplied line)
+        {
+            notApplied.Add(line);
+            warnings.Add(line.Line);
+        }
     }
 
     /// <summary>The routes with every input from a replaced mod file read from its language file instead; the rule names both.</summary>

@@ -111,6 +111,11 @@ public sealed partial class TableRoutingTests
             PersonaTableWriter.P4GUnit, littleEndian: true);
         Assert.That(PakIndependentReader.Read(pak, layout.Variant).Select(m => (m.Name, m.Sha256)),
             Is.EqualTo(new[] { ("battle/UNIT.TBL", Sha(expected)), ("battle/OTHER.BIN", Sha(other)) }));
+        // Reported by its path through the CPK and the PAK stored in it, found so letter case aside, and nowhere else.
+        var plan = Resolve("a", "b");
+        Assert.That(MergedTableReports.Of(plan).Select(t => (t.Path, t.Report.Mods.Count)), Is.EqualTo(new[] { ("data.cpk/init_free.bin/battle/UNIT.TBL", 2) }));
+        Assert.That(MergedTableReports.Find(plan, "DATA.CPK/init_free.bin/battle/unit.tbl")?.Path, Is.EqualTo("data.cpk/init_free.bin/battle/UNIT.TBL"));
+        Assert.That(MergedTableReports.Find(plan, "data.cpk/battle/UNIT.TBL"), Is.Null);
     }
 
     [TestCase(true)]

@@ -176,8 +176,29 @@ public sealed class ReloadedModLayoutTests
         Assert.That(plan.Archives, Is.Empty);
         Assert.That(plan.Overrides, Is.Empty);
         Assert.That(plan.ModReports.Single().AppliesNothing, Is.True);
-        Assert.That(plan.NotApplied.Select(n => n.Folder), Is.EquivalentTo(new[] { "bgme", "ryo", "costumes" }));
+        Assert.That(plan.NotApplied.Select(n => n.Line), Is.EqualTo(new[]
+        {
+            "mod: 1 file(s) in bgme/ not applied: BGME music scripts, applied by BGME Framework's code inside the game (battle.pme)",
+            "mod: 1 file(s) in costumes/ not applied: Costume Framework costumes, applied by its code inside the game (Joker/costume.yaml)",
+            "mod: 1 file(s) in ryo/ not applied: Ryo Framework audio and movies, applied by its code inside the game (P5R/bgm/1.hca)",
+        }));
         Assert.That(plan.Warnings.Single(), Does.Contain("none of its files is applied"));
+    }
+
+    [Test]
+    public void AFileIsADummyOnlyForAScriptItsGamePathCanHold()
+    {
+        Config("mod");
+        _dir.Write("mod/FEmulator/BMD/event/e722_103.msg", Encoding.UTF8.GetBytes("[msg x]"));
+        _dir.Write("mod/P5REssentials/CPK/EN.CPK/event/e722_103.bmd", []); // the BMD emulator's dummy
+        // The game path of f008.bf ends in "/f008.bf": it can never hold the route "field/xf008.flow".
+        _dir.Write("mod/FEmulator/BF/field/xf008.flow", Encoding.UTF8.GetBytes("void x() { }"));
+        var f008 = _dir.Write("mod/P5REssentials/CPK/EN.CPK/f008.bf", TestData.Random(15, 20));
+
+        var plan = Resolve("mod");
+
+        Assert.That(plan.FindArchive("CPK/EN.CPK")!.Patch.Changes.Select(c => (c.Key.ToString(), c.Input!.Path)), Is.EqualTo(new[] { ("f008.bf", f008) }));
+        Assert.That(plan.NotApplied.Single(n => n.Folder == "P5REssentials/CPK/EN.CPK").Files, Is.EqualTo(new[] { "event/e722_103.bmd" }));
     }
 
     [TestCase("fr", 10)]

@@ -121,7 +121,7 @@ internal static class FollowingRoutes
             ? $"{followerRelative}: does not follow {leader}: {why}"
             : null;
 
-    private static string FolderOf(string path) => path.Contains('/') ? path[..(path.LastIndexOf('/') + 1)] : "";
+    private static string FolderOf(string path) => path[..(path.LastIndexOf('/') + 1)]; // "" when no '/
 
     // The game folder's files beside the leader, by the names the game spells them.
     private static IEnumerable<Sibling> FolderFiles(string leaderPath) =>

@@ -125,6 +125,47 @@ public sealed class CompressedInnerArchiveTests
     }
 
     [Test]
+    public void ADecodedCopyOfTheWrongSize_IsDecodedAgainAndReplaced()
+    {
+        CheckServed(Serve(_dir["cache"]));
+        var copy = Directory.GetFiles(Path.Combine(_dir["cache"], DecodedEntries.FolderName), "*.bin").Single();
+        long length = new FileInfo(copy).Length;
+        using (var file = File.OpenWrite(copy))
+            file.SetLength(length / 2); // cut short, as by a full disk or another tool
+        int before = DecodedEntries.DecodesOf(_zip);
+
+        CheckServed(Serve(_dir["cache"]));
+
+        Assert.That(DecodedEntries.DecodesOf(_zip) - before, Is.EqualTo(1));
+        Assert.That(Directory.GetFiles(Path.Combine(_dir["cache"], DecodedEntries.FolderName), "*.bin"), Is.EqualTo(new[] { copy }));
+        Assert.That(new FileInfo(copy).Length, Is.EqualTo(length));
+    }
+
+    [Test]
+    public void ReusingADecodedCopy_MarksItUsedNow_SoGcAgesItFromItsLastUse()
+    {
+        CheckServed(Serve(_dir["cache"]));
+        var marker = Directory.GetFiles(Path.Combine(_dir["cache"], DecodedEntries.FolderName), "*.used").Single();
+        File.SetLastWriteTimeUtc(marker, DateTime.UtcNow.AddDays(-2));
+
+        CheckServed(Serve(_dir["cache"]));
+
+        Assert.That(File.GetLastWriteTimeUtc(marker), Is.GreaterThan(DateTime.UtcNow.AddHours(-1)));
+    }
+
+    [Test]
+    public void ACacheMadeReadOnlyAfterDecoding_StillServesItsCopy_WithNoDecodeAgain()
+    {
+        CheckServed(Serve(_dir["cache"]));
+        int before = DecodedEntries.DecodesOf(_zip);
+        using var readOnly = ReadOnlyBindMount.Over(_dir["cache"]);
+
+        CheckServed(Serve(_dir["cache"]));
+
+        Assert.That(DecodedEntries.DecodesOf(_zip) - before, Is.Zero, "the marker cannot be touched; the copy is used all the same");
+    }
+
+    [Test]
     public void ADamagedDeflateStream_IsOneErrorNamingTheFile()
     {
         var bytes = File.ReadAllBytes(_zip);

@@ -196,6 +196,34 @@ public sealed partial class TableRoutingTests
     }
 
     [Test]
+    public void ATableTheGamesCpkDoesNotHave_IsANewEntry_NotAMerge()
+    {
+        var (_, a, _) = WriteP5R(withExe: true);
+        _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("FONT", "FONT0.FNT", TestData.Random(5, 900))]));
+
+        var read = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "a"));
+
+        Assert.That(read.Entries.Select(e => (e.Path, e.ContentSha256)), Is.EquivalentTo(new[]
+            { ("FONT/FONT0.FNT", Sha(TestData.Random(5, 900))), ("BATTLE/TABLE/UNIT.TBL", Sha(a)) }));
+        Assert.That(Resolve("a").FindArchive("CPK/EN.CPK")!.Tables, Is.Empty);
+    }
+
+    [Test]
+    public void ATableInAnArchiveOfTheGameFolderThatIsNoCpk_IsNotMerged_TheLaterModReplacesIt()
+    {
+        var (original, a, b) = WriteP5R(withExe: true);
+        ArchiveEmu.TestSupport.DotNetArchiveWriters.WriteZip(_dir["game/extra.zip"], ("BATTLE/TABLE/UNIT.TBL", original, false));
+        _dir.Write("c/extra.zip/BATTLE/TABLE/UNIT.TBL", a);
+        var later = _dir.Write("d/extra.zip/BATTLE/TABLE/UNIT.TBL", b);
+
+        var plan = Resolve("c", "d");
+
+        var zip = plan.FindArchive("extra.zip")!;
+        Assert.That(zip.Tables, Is.Empty, "Persona tables are merged only inside the game's CPKs");
+        Assert.That(zip.Patch.Changes.Single().Input!.Path, Is.EqualTo(later));
+    }
+
+    [Test]
     public void AModsLanguageFile_IsWhatItsTableMergeReads_InTheGamesLanguage()
     {
         var (original, a, b) = WriteP5R(withExe: true);

@@ -89,7 +89,6 @@ public sealed partial class TableRoutingTests
     [Test]
     public void TwoModsEditingAP4GTableInsideInitFreeBin_AreServedMerged()
     {
-        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
         byte[][] game = [TestData.Random(20, 60 * 3), TestData.Random(21, 2 * 10), TestData.Random(22, 2 * 10)];
         var a = Copy(game);
         a[0][60 + 20] ^= 0xFF;
@@ -99,18 +98,15 @@ public sealed partial class TableRoutingTests
         var other = TestData.Random(23, 300);
         _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
         _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
-            [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/UNIT.TBL", original), ("battle/OTHER.BIN", other)]))]));
+            [new("", "init_free.bin", PakTestWriter.Write(InitFreeLayout, [("battle/UNIT.TBL", original), ("battle/OTHER.BIN", other)]))]));
         _dir.Write("a/CRIFsV2Hook/CPK/data/init_free.bin/battle/UNIT.TBL", PersonaTableWriter.Tbl(true, a));
         _dir.Write("b/CRIFsV2Hook/CPK/data/init_free.bin/battle/UNIT.TBL", PersonaTableWriter.Tbl(true, b));
 
-        var served = Serve("data.cpk", "a", "b");
+        var members = InitFreeBin(Serve("data.cpk", "a", "b"));
 
-        var entry = CpkIndependentReader.Read(served).Entries.Single();
-        var pak = _dir.Write("out/init_free.bin", File.ReadAllBytes(served).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
         var expected = ReferenceTableMerger.MergeTbl(original, [("a", PersonaTableWriter.Tbl(true, a)), ("b", PersonaTableWriter.Tbl(true, b))],
             PersonaTableWriter.P4GUnit, littleEndian: true);
-        Assert.That(PakIndependentReader.Read(pak, layout.Variant).Select(m => (m.Name, m.Sha256)),
-            Is.EqualTo(new[] { ("battle/UNIT.TBL", Sha(expected)), ("battle/OTHER.BIN", Sha(other)) }));
+        Assert.That(members, Is.EqualTo(new[] { ("battle/UNIT.TBL", Sha(expected)), ("battle/OTHER.BIN", Sha(other)) }));
         // Reported by its path through the CPK and the PAK stored in it, found so letter case aside, and nowhere else.
         var plan = Resolve("a", "b");
         Assert.That(MergedTableReports.Of(plan).Select(t => (t.Path, t.Report.Mods.Count)), Is.EqualTo(new[] { ("data.cpk/init_free.bin/battle/UNIT.TBL", 2) }));
@@ -122,27 +118,17 @@ public sealed partial class TableRoutingTests
     [TestCase(false)]
     public void AP4GMsgtblBmd_ReplacesMsgTblsLastSegment_AndStaysAnEntryOfItsOwn(bool alsoEditedNames)
     {
-        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
-        byte[][] game = [TestData.Random(30, 21 * 3), TestData.Random(31, 23 * 2), TestData.Random(32, 21), TestData.Random(33, 21), TestData.Random(34, 200)];
-        var names = Copy(game);
-        names[0][21 + 4] ^= 0xFF;
-        var bmd = TestData.Random(35, 333);
-        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
-        _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
-            [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/MSG.TBL", PersonaTableWriter.Tbl(true, game))]))]));
+        var (game, names, bmd) = WriteP4GMsgTbl();
         _dir.Write("bmd/CRIFsV2Hook/CPK/data/init_free.bin/battle/MSGTBL.bmd", bmd);
         if (alsoEditedNames)
             _dir.Write("names/CRIFsV2Hook/CPK/data/init_free.bin/battle/MSG.TBL", PersonaTableWriter.Tbl(true, names));
         string[] mods = alsoEditedNames ? ["bmd", "names"] : ["bmd"];
 
-        var served = Serve("data.cpk", mods);
+        var members = InitFreeBin(Serve("data.cpk", mods));
 
-        var entry = CpkIndependentReader.Read(served).Entries.Single();
-        var pak = _dir.Write("out/init_free.bin", File.ReadAllBytes(served).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
         var expected = Copy(alsoEditedNames ? names : game);
         expected[4] = bmd;
-        Assert.That(PakIndependentReader.Read(pak, layout.Variant).Select(m => (m.Name, m.Sha256)),
-            Is.EqualTo(new[] { ("battle/MSG.TBL", Sha(PersonaTableWriter.Tbl(true, expected))), ("battle/MSGTBL.bmd", Sha(bmd)) }));
+        Assert.That(members, Is.EqualTo(new[] { ("battle/MSG.TBL", Sha(PersonaTableWriter.Tbl(true, expected))), ("battle/MSGTBL.bmd", Sha(bmd)) }));
         var report = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Tables.Single();
         Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(mods.Select(m => (m, 1))));
         var change = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Patch.Changes.Single(c => c.Key.Name == "battle/MSG.TBL");
@@ -155,26 +141,17 @@ public sealed partial class TableRoutingTests
     public void AP4GMsgtblBmd_AfterAModSpellingMsgTblOtherwise_JoinsThatMerge()
     {
         // The table was noted first, as the mod spells it; the .bmd's segment joins that one merge, not a second.
-        var layout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
-        byte[][] game = [TestData.Random(30, 21 * 3), TestData.Random(31, 23 * 2), TestData.Random(32, 21), TestData.Random(33, 21), TestData.Random(34, 200)];
-        var names = Copy(game);
-        names[0][21 + 4] ^= 0xFF;
-        var bmd = TestData.Random(35, 333);
-        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
-        _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
-            [new("", "init_free.bin", PakTestWriter.Write(layout, [("battle/MSG.TBL", PersonaTableWriter.Tbl(true, game))]))]));
+        var (game, names, bmd) = WriteP4GMsgTbl();
         _dir.Write("names/CRIFsV2Hook/CPK/data/init_free.bin/battle/msg.tbl", PersonaTableWriter.Tbl(true, names));
         _dir.Write("bmd/CRIFsV2Hook/CPK/data/init_free.bin/battle/MSGTBL.bmd", bmd);
 
-        var served = Serve("data.cpk", "names", "bmd");
+        var members = InitFreeBin(Serve("data.cpk", "names", "bmd"));
 
-        var entry = CpkIndependentReader.Read(served).Entries.Single();
-        var pak = _dir.Write("out/init_free.bin", File.ReadAllBytes(served).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
         var expected = Copy(names);
         expected[4] = bmd;
         // A table is found by its path ignoring case, as mod folders are on Windows; FEF's PAK matches entry names
         // case-sensitively (PakBuilder's plain Dictionary), so the mod's msg.tbl is also a new entry.
-        Assert.That(PakIndependentReader.Read(pak, layout.Variant).Select(m => (m.Name, m.Sha256)), Is.EqualTo(new[]
+        Assert.That(members, Is.EqualTo(new[]
         {
             ("battle/MSG.TBL", Sha(PersonaTableWriter.Tbl(true, expected))), ("battle/msg.tbl", Sha(PersonaTableWriter.Tbl(true, names))),
             ("battle/MSGTBL.bmd", Sha(bmd)),
@@ -293,6 +270,28 @@ public sealed partial class TableRoutingTests
         File.WriteAllBytes(modA, PersonaTableWriter.Tbl(a));
         Assert.That(File.ReadAllBytes(modA), Has.Length.EqualTo(bytes.Length));
         Assert.That(Key(), Is.Not.EqualTo(first));
+    }
+
+    private static readonly PakTestLayout InitFreeLayout = PakTestLayout.All.First(l => l.Variant == "V1" && !l.Terminator);
+
+    // P4G's data.cpk holding init_free.bin with battle/MSG.TBL: the game's segments, a copy with one name edited, a MSGTBL.bmd.
+    private (byte[][] Game, byte[][] Names, byte[] Bmd) WriteP4GMsgTbl()
+    {
+        byte[][] game = [TestData.Random(30, 21 * 3), TestData.Random(31, 23 * 2), TestData.Random(32, 21), TestData.Random(33, 21), TestData.Random(34, 200)];
+        var names = Copy(game);
+        names[0][21 + 4] ^= 0xFF;
+        _dir.Write("game/P4G.exe", [0x4D, 0x5A]);
+        _dir.Write("game/data.cpk", CpkTestWriter.WriteNamed(
+            [new("", "init_free.bin", PakTestWriter.Write(InitFreeLayout, [("battle/MSG.TBL", PersonaTableWriter.Tbl(true, game))]))]));
+        return (game, names, TestData.Random(35, 333));
+    }
+
+    // The members of the init_free.bin a served data.cpk holds, by name and SHA-256.
+    private (string Name, string Sha256)[] InitFreeBin(string servedCpk)
+    {
+        var entry = CpkIndependentReader.Read(servedCpk).Entries.Single();
+        var pak = _dir.Write($"out/init_free-{Guid.NewGuid():N}.bin", File.ReadAllBytes(servedCpk).AsSpan((int)entry.Offset, (int)entry.FileSize).ToArray());
+        return PakIndependentReader.Read(pak, InitFreeLayout.Variant).Select(m => (m.Name, m.Sha256)).ToArray();
     }
 
     private RoutePlan Resolve(params string[] mods) => mods is ["es", .. var rest]

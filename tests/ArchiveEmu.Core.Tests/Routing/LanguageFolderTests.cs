@@ -113,6 +113,8 @@ public sealed class LanguageFolderTests
         Assert.That(plan.Warnings, Is.EqualTo(new[] { "mod: 1 file(s) in FEmulator/L10N/fr/ not applied: matches none of the mod's own files: "
             + "the Localisation Framework replaces only files of the same mod whose path contains the route (MODEL/C0005.GMD)" }));
         Assert.That(plan.ModReports.Single().Languages, Is.EqualTo(new[] { "FEmulator/L10N/fr: 1 file(s)" }));
+        File.Delete(_dir["mod/FEmulator/L10N/fr/FONT/FONT0.FNT"]);
+        Assert.That(ResolveIn("fr").ModReports.Single().Languages, Is.Empty, "a folder whose routes match nothing is not applied");
     }
 
     [Test]

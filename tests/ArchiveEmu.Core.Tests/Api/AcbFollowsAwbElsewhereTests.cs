@@ -154,6 +154,28 @@ public sealed class AcbFollowsAwbElsewhereTests
         Assert.That(game.Plan.Archives.Single().Nested.Select(n => n.Entry.ToString()), Is.EqualTo(new[] { "sound/bgm.awb" }));
     }
 
+    [TestCase(true, "it is stored compressed in data/pack.zip")]
+    [TestCase(false, "it is stored compressed (ZIP method 12, which ArchiveEmu cannot decode)")]
+    public void AwbInsideAZip_AnAcbEntryNotStoredAsItIs_IsOneWarningSayingHow(bool deflated, string how)
+    {
+        var awb = AwbTestWriter.Write(AcbTests.Entries(3));
+        var zip = _dir["game/data/pack.zip"];
+        Directory.CreateDirectory(Path.GetDirectoryName(zip)!);
+        DotNetArchiveWriters.WriteZip(zip, ("sound/bgm.acb", AcbTestWriter.Write(new(StreamAwb: awb, Cues: 40)), deflated), ("sound/bgm.awb", awb, false));
+        if (!deflated)
+        {
+            var bytes = File.ReadAllBytes(zip);
+            bytes[bytes.AsSpan().IndexOf("PK\u0001\u0002"u8) + 10] = 12; // the ACB's central record (the first): bzip2
+            File.WriteAllBytes(zip, bytes);
+        }
+        _dir.Write("mod/data/pack.zip/sound/bgm.awb/0.hca", TestData.Random(328, 900));
+
+        var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
+
+        Assert.That(game.Plan.Warnings, Is.EqualTo(new[] { $"data/pack.zip/sound/bgm.acb: does not follow data/pack.zip/sound/bgm.awb: {how}; "
+            + "the AWB is served emulated, the ACB as it is" }));
+    }
+
     [Test]
     public void AwbInsideACpk_AModReplacingTheAcbEntryWhole_WinsOverFollowing_AndTheConflictIsReported()
     {

@@ -41,7 +41,7 @@ internal abstract class ArchiveFormat<TIndex> : IArchiveFormat where TIndex : Ar
 
     /// <summary>The entry list of the original served unchanged: each entry's index, name and size, from "original".</summary>
     protected virtual IReadOnlyList<EmulatedEntry> UnchangedEntries(TIndex original) =>
-        original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray();
+        original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, EmulatedEntry.OriginalOrigin)).ToArray();
 
     /// <summary><paramref name="original"/> as the index this format builds from (<see cref="AsIndex"/>, unless a format has two views of one index).</summary>
     protected virtual TIndex Own(ArchiveIndex original) => AsIndex(original);

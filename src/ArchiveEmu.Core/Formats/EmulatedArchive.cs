@@ -11,6 +11,12 @@ namespace ArchiveEmu.Core.Formats;
 /// <param name="Input">The injected bytes, for replaced and added entries.</param>
 internal sealed record EmulatedEntry(int Index, string? Name, long Size, EntryState State, string Origin, EntryInput? Input = null)
 {
+    /// <summary>The <see cref="Origin"/> of an entry as the original archive has it.</summary>
+    public const string OriginalOrigin = "original";
+
+    /// <summary>The <see cref="Origin"/> of an entry <paramref name="change"/> gives (null: none does).</summary>
+    public static string OriginOf(EntryChange? change) => change?.Origin ?? OriginalOrigin;
+
     /// <summary>What the format can say of the entry beyond its size, for listings (a TXD texture: "DXT1 256x256, 9 mips"); null when nothing.</summary>
     public string? Detail { get; init; }
 }

@@ -30,7 +30,7 @@ internal static class IndexedPatch
         if (change is not null)
             return (change.IsDelete ? EntryState.Deleted : old is null ? EntryState.Added : EntryState.Replaced, change.Origin);
         if (old is not null)
-            return (EntryState.Original, "original");
+            return (EntryState.Original, EmulatedEntry.OriginalOrigin);
         // An empty slot between the old end and an added entry: credited to the change that grew the archive.
         var grower = changes.Where(c => c.Key > index).MinBy(c => c.Key).Value;
         return (EntryState.Added, grower.Origin);

@@ -60,7 +60,7 @@ internal sealed class AwbFormat : ArchiveFormat<AwbIndex>
 
     // AWB entries have no names.
     protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(AwbIndex original) =>
-        original.Entries.Select(e => new EmulatedEntry(e.Index, null, e.Size, EntryState.Original, "original")).ToArray();
+        original.Entries.Select(e => new EmulatedEntry(e.Index, null, e.Size, EntryState.Original, EmulatedEntry.OriginalOrigin)).ToArray();
 
     private static AwbHeader ReadHeader(ArchiveFileReader reader, byte[] bytes)
     {

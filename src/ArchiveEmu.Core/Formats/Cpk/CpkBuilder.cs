@@ -106,7 +106,7 @@ internal static class CpkBuilder
 
         var entries = rows.Select((r, i) => new EmulatedEntry(i, r.Name, r.Slot.Size,
             r.Change is null ? EntryState.Original : r.OldIndex < 0 ? EntryState.Added : EntryState.Replaced,
-            r.Change?.Origin ?? "original", r.Change?.Input)).ToList();
+            EmulatedEntry.OriginOf(r.Change), r.Change?.Input)).ToList();
         for (int i = 0; i < changeOf.Length; i++)
             if (changeOf[i] is { IsDelete: true } d)
                 entries.Add(new EmulatedEntry(i, original.Entries[i].Name, 0, EntryState.Deleted, d.Origin));

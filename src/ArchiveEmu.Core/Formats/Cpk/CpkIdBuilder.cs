@@ -49,7 +49,7 @@ internal static class CpkIdBuilder
 
         var entries = kept.Select((k, i) => new EmulatedEntry(i, null, k.Slot.Size,
             k.Change is null ? EntryState.Original : k.OldIndex < 0 ? EntryState.Added : EntryState.Replaced,
-            k.Change?.Origin ?? "original", k.Change?.Input)).ToList();
+            EmulatedEntry.OriginOf(k.Change), k.Change?.Input)).ToList();
         foreach (var (id, change) in changes.Where(c => c.Value.IsDelete).OrderBy(c => c.Key))
             entries.Add(new EmulatedEntry(position[id], null, 0, EntryState.Deleted, change.Origin));
         return new EmulatedArchive(original, file, entries);

@@ -46,7 +46,7 @@ internal static class ImgBuilder
                 (uint)(start / ImgFormat.SectorSize), (ushort)sectors, streaming, p.NameField);
 
             var state = p.Change is null ? EntryState.Original : p.Original is null ? EntryState.Added : EntryState.Replaced;
-            entries.Add(new EmulatedEntry(i, p.Name, sectors * ImgFormat.SectorSize, state, p.Change?.Origin ?? "original", p.Change?.Input));
+            entries.Add(new EmulatedEntry(i, p.Name, sectors * ImgFormat.SectorSize, state, EmulatedEntry.OriginOf(p.Change), p.Change?.Input));
         }
         entries.AddRange(deleted);
         return new EmulatedArchive(original, builder.Build(), entries);

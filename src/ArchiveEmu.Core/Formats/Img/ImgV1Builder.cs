@@ -57,7 +57,7 @@ internal static class ImgV1Builder
     }
 
     private static EmulatedEntry[] Unchanged(ImgV1Index original) =>
-        original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original")).ToArray();
+        original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, EmulatedEntry.OriginalOrigin)).ToArray();
 
     /// <summary>
     /// The emulated directory (original records in order, minus deletes, then additions) with each record's sectors, and the
@@ -78,7 +78,7 @@ internal static class ImgV1Builder
                     $"entry '{p.Name}' would start at sector {sector} and span {p.Sectors}; IMG v1 offsets and sizes stop at {uint.MaxValue} sectors");
             sector += p.Sectors;
             var state = p.Change is null ? EntryState.Original : p.Original is null ? EntryState.Added : EntryState.Replaced;
-            entries.Add(new EmulatedEntry(i, p.Name, p.Sectors * ImgFormat.SectorSize, state, p.Change?.Origin ?? "original", p.Change?.Input));
+            entries.Add(new EmulatedEntry(i, p.Name, p.Sectors * ImgFormat.SectorSize, state, EmulatedEntry.OriginOf(p.Change), p.Change?.Input));
         }
         entries.AddRange(deleted);
         return (planned, entries);

@@ -41,7 +41,7 @@ internal static class PakBuilder
             {
                 original.AppendOriginal(builder, record.RecordStart, record.RecordEnd - record.RecordStart);
                 builder.AppendPadding(variant.Alignment); // only when the original's last record stops short of it at EOF
-                entries.Add(new EmulatedEntry(entries.Count, record.Name, record.Size, EntryState.Original, "original"));
+                entries.Add(new EmulatedEntry(entries.Count, record.Name, record.Size, EntryState.Original, EmulatedEntry.OriginalOrigin));
                 continue;
             }
             if (change.IsDelete)

@@ -41,7 +41,7 @@ internal static class SpdBuilder
         {
             WriteTexture(tables, slot, texture.Record, builder.Position, texture.DataSize);
             original.AppendOriginal(builder, texture.DataOffset, texture.DataSize);
-            entries.Add(new EmulatedEntry(slot++, SpdIndex.TextureName(texture.Id), texture.DataSize, EntryState.Original, "original") { Detail = texture.Detail });
+            entries.Add(new EmulatedEntry(slot++, SpdIndex.TextureName(texture.Id), texture.DataSize, EntryState.Original, EmulatedEntry.OriginalOrigin) { Detail = texture.Detail });
         }
         foreach (var texture in plan.NewTextures)
         {
@@ -56,7 +56,7 @@ internal static class SpdBuilder
             sprite.Record.CopyTo(tables, spriteTable + (long)SpdFormat.SpriteRecordSize * j);
             var state = sprite.Added ? EntryState.Added : sprite.Change is null ? EntryState.Original : EntryState.Replaced;
             var input = sprite.Change?.Input is { Length: SpdFormat.SpriteRecordSize } record && sprite.Change.Key.Name!.EndsWith(".spdspr", StringComparison.OrdinalIgnoreCase) ? record : null;
-            entries.Add(new EmulatedEntry(slot++, SpdIndex.SpriteName(sprite.Id), SpdFormat.SpriteRecordSize, state, sprite.Change?.Origin ?? "original", input)
+            entries.Add(new EmulatedEntry(slot++, SpdIndex.SpriteName(sprite.Id), SpdFormat.SpriteRecordSize, state, EmulatedEntry.OriginOf(sprite.Change), input)
                 { Detail = SpriteSheetDetail.SpdSprite(sprite.Record) }); // the record as written: a moved sprite's new texture
         }
         return new EmulatedArchive(original, builder.Build(), entries);

@@ -81,6 +81,6 @@ internal sealed class SpdFormat : ArchiveFormat<SpdIndex>
     protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(SpdIndex original)
     {
         var details = original.Textures.Select(t => t.Detail).Concat(original.Sprites.Select(s => SpriteSheetDetail.SpdSprite(s.Record))).ToArray();
-        return original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original") { Detail = details[e.Index] }).ToArray();
+        return original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, EmulatedEntry.OriginalOrigin) { Detail = details[e.Index] }).ToArray();
     }
 }

@@ -39,7 +39,7 @@ internal static class SprBuilder
             var texture = original.Textures[i];
             Pointer(tables, i, builder.Position);
             original.AppendOriginal(builder, texture.Offset, texture.Size);
-            entries.Add(new EmulatedEntry(i, SprIndex.TextureName(i), texture.Size, EntryState.Original, "original") { Detail = texture.Detail });
+            entries.Add(new EmulatedEntry(i, SprIndex.TextureName(i), texture.Size, EntryState.Original, EmulatedEntry.OriginalOrigin) { Detail = texture.Detail });
         }
         for (int k = 0; k < plan.NewTextures.Count; k++)
         {
@@ -57,7 +57,7 @@ internal static class SprBuilder
             sprite.Record.CopyTo(tables, at);
             var state = sprite.Added ? EntryState.Added : sprite.Change is null ? EntryState.Original : EntryState.Replaced;
             var input = sprite.Change is { } c && c.Key.Name!.EndsWith(".sprt", StringComparison.OrdinalIgnoreCase) ? c.Input : null;
-            entries.Add(new EmulatedEntry(textureCount + j, SprIndex.SpriteName(j), SprFormat.SpriteRecordSize, state, sprite.Change?.Origin ?? "original", input)
+            entries.Add(new EmulatedEntry(textureCount + j, SprIndex.SpriteName(j), SprFormat.SpriteRecordSize, state, EmulatedEntry.OriginOf(sprite.Change), input)
                 { Detail = SpriteSheetDetail.SprSprite(sprite.Record) });
         }
         return new EmulatedArchive(original, builder.Build(), entries);

@@ -74,6 +74,6 @@ internal sealed class SprFormat : ArchiveFormat<SprIndex>
     protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(SprIndex original)
     {
         var details = original.Textures.Select(t => t.Detail).Concat(original.Sprites.Select(s => SpriteSheetDetail.SprSprite(s.Record))).ToArray();
-        return original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, "original") { Detail = details[e.Index] }).ToArray();
+        return original.Entries.Select(e => new EmulatedEntry(e.Index, e.Name, e.Size, EntryState.Original, EmulatedEntry.OriginalOrigin) { Detail = details[e.Index] }).ToArray();
     }
 }

@@ -36,7 +36,7 @@ internal static class TarBuilder
             if (change is null)
             {
                 original.AppendOriginal(builder, member.RecordStart, member.RecordEnd - member.RecordStart);
-                entries.Add(new EmulatedEntry(entries.Count, member.Name, member.Size, EntryState.Original, "original"));
+                entries.Add(new EmulatedEntry(entries.Count, member.Name, member.Size, EntryState.Original, EmulatedEntry.OriginalOrigin));
                 continue;
             }
             if (change.IsDelete)

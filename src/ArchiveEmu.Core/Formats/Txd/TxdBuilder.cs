@@ -44,7 +44,7 @@ internal static class TxdBuilder
             }
             var state = p.Change is null ? EntryState.Original : p.Original is null ? EntryState.Added : EntryState.Replaced;
             string name = p.Original?.EntryName ?? p.Change!.Key.Name!;
-            entries.Add(new EmulatedEntry(i, name, builder.Position - start, state, p.Change?.Origin ?? "original", p.Change?.Input) { Detail = detail });
+            entries.Add(new EmulatedEntry(i, name, builder.Position - start, state, EmulatedEntry.OriginOf(p.Change), p.Change?.Input) { Detail = detail });
         }
         original.AppendOriginal(builder, original.TailOffset, original.Length - original.TailOffset);
 

@@ -72,7 +72,7 @@ internal sealed class TxdFormat : ArchiveFormat<TxdIndex>
 
     // A texture's entry name, size and detail, as listings show it.
     protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(TxdIndex original) =>
-        original.Textures.Select((t, i) => new EmulatedEntry(i, t.EntryName, t.Length, EntryState.Original, "original") { Detail = t.Detail }).ToArray();
+        original.Textures.Select((t, i) => new EmulatedEntry(i, t.EntryName, t.Length, EntryState.Original, EmulatedEntry.OriginalOrigin) { Detail = t.Detail }).ToArray();
 
     /// <summary>Texture native <paramref name="i"/> at <paramref name="at"/>: its chunk, struct and D3D header inside the dictionary.</summary>
     private static TxdTexture ReadNative(ArchiveFileReader reader, long at, long end, int i)

@@ -126,7 +126,7 @@ internal static class ZipBuilder
         {
             var e = entries[i];
             if (changeOf[i] is not { } change)
-                list.Add(new EmulatedEntry(list.Count, e.Name, e.UncompressedSize, EntryState.Original, "original"));
+                list.Add(new EmulatedEntry(list.Count, e.Name, e.UncompressedSize, EntryState.Original, EmulatedEntry.OriginalOrigin));
             else if (change.IsDelete)
                 deleted.Add(new EmulatedEntry(i, e.Name, 0, EntryState.Deleted, change.Origin));
             else

@@ -41,5 +41,5 @@ internal sealed class ZipFormat : ArchiveFormat<ZipIndex>
 
     // A ZIP entry's size is its uncompressed size, as listings show it.
     protected override IReadOnlyList<EmulatedEntry> UnchangedEntries(ZipIndex original) =>
-        original.ZipEntries.Select((e, i) => new EmulatedEntry(i, e.Name, e.UncompressedSize, EntryState.Original, "original")).ToArray();
+        original.ZipEntries.Select((e, i) => new EmulatedEntry(i, e.Name, e.UncompressedSize, EntryState.Original, EmulatedEntry.OriginalOrigin)).ToArray();
 }

@@ -39,8 +39,11 @@ public sealed class ImgTests
         var read = Verify(archive, entries);
         Assert.That(read[1].Sectors, Is.EqualTo(6));
         Assert.That(read[3].Sectors, Is.EqualTo(1));
-        Assert.That(archive.Entries.Select(e => e.State), Is.EqualTo(new[]
-            { EntryState.Original, EntryState.Replaced, EntryState.Original, EntryState.Replaced, EntryState.Original }));
+        Assert.That(archive.Entries.Select(e => (e.State, e.Origin, e.Size)), Is.EqualTo(new[]
+        {
+            (EntryState.Original, "original", read[0].Sectors * 2048L), (EntryState.Replaced, "mod", 6 * 2048), (EntryState.Original, "original", read[2].Sectors * 2048L),
+            (EntryState.Replaced, "mod", 2048), (EntryState.Original, "original", read[4].Sectors * 2048L),
+        }));
     }
 
     [Test]

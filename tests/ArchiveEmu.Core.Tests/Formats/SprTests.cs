@@ -79,10 +79,14 @@ public sealed class SprTests
         {
             Assert.That(built.Textures.Select(t => t.Tmx.Bytes), Is.EqualTo(new[] { original.Textures[0].Tmx.Bytes, original.Textures[1].Tmx.Bytes, tmx }));
             Assert.That(built.Sprites.Select(s => s.Entry), Is.EqualTo(new[] { original.Sprites[0].Entry, Moved(original.Sprites[1], 2), Moved(original.Sprites[2], 2) }));
-            Assert.That(archive.Entries.Select(e => (e.Name, e.State)), Is.EqualTo(new[]
+            // A sprite moved onto the new texture is the texture's mod's change; a sprite record is 0x80 bytes.
+            Assert.That(archive.Entries.Select(e => (e.Index, e.Name, e.State, e.Origin, e.Size)), Is.EqualTo(new[]
             {
-                ("tex_0.tmx", EntryState.Original), ("tex_1.tmx", EntryState.Original), ("tex_2.tmx", EntryState.Added),
-                ("spr_0.sprt", EntryState.Original), ("spr_1.sprt", EntryState.Replaced), ("spr_2.sprt", EntryState.Replaced),
+                (0, "tex_0.tmx", EntryState.Original, "original", (long)original.Textures[0].Tmx.Bytes.Length),
+                (1, "tex_1.tmx", EntryState.Original, "original", original.Textures[1].Tmx.Bytes.Length),
+                (2, "tex_2.tmx", EntryState.Added, "mod", tmx.Length),
+                (3, "spr_0.sprt", EntryState.Original, "original", 0x80), (4, "spr_1.sprt", EntryState.Replaced, "mod", 0x80),
+                (5, "spr_2.sprt", EntryState.Replaced, "mod", 0x80),
             }));
             Assert.That(archive.BytesFromLooseFiles, Is.EqualTo(tmx.Length));
         }

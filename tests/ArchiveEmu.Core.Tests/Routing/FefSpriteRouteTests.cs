@@ -119,9 +119,7 @@ public sealed class FefSpriteRouteTests
     {
         var game = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]]));
         using var file = game.OpenFile(route);
-        var bytes = new byte[file.Length];
-        file.ReadExactly(0, bytes);
-        return bytes;
+        return AcbTests.Materialise(file);
     }
 
     private static void AssertTexture1Replaced(byte[] served, byte[] dds)

@@ -8,7 +8,8 @@ internal static class TarHeader
     public const int BlockSize = 512;
     public const int SizeField = 124, SizeLength = 12;
     public const int ChecksumField = 148, TypeField = 156, MagicField = 257;
-    public const long MaxOctalSize = 077777777777; // 11 octal digits: 8 GiB − 1
+    // 11 octal digits (0o77777777777): 8 GiB − 1. C# has no octal literals: 077777777777 would be decimal, about 72 GiB.
+    public const long MaxOctalSize = (1L << 33) - 1;
 
     /// <summary>Parses a numeric field: octal digits (space/NUL padded) or GNU base-256 (high bit set). Null if malformed.</summary>
     public static long? ParseNumber(ReadOnlySpan<byte> field)
@@ -74,6 +75,8 @@ internal static class TarHeader
     public static void WriteOctal(Span<byte> field, long value)
     {
         var text = Convert.ToString(value, 8).PadLeft(field.Length - 1, '0');
+        if (text.Length > field.Length - 1)
+            throw new ArgumentOutOfRangeException(nameof(value), $"{value} needs {text.Length} octal digits; the field holds {field.Length - 1}");
         Encoding.ASCII.GetBytes(text).CopyTo(field);
         field[^1] = 0;
     }

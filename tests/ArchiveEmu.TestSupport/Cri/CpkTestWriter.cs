@@ -25,10 +25,12 @@ public static class CpkTestWriter
     /// <summary>
     /// Alignment of every entry and of the content (the header's Align, 16-bit); Masked XOR-masks every table;
     /// WithEtoc adds the ETOC (per entry UpdateDateTime and LocalDir); UtfVersion is every table's version (0 or 1).
+    /// PaddedSizes makes each table's size field count its packet's padding up to the next alignment boundary (the
+    /// file then ends on one); TotalFiles and TotalDataSize, when given, are stored in the header as given.
     /// </summary>
     public sealed record Options(
         int Alignment = 0x800, bool Masked = false, bool WithEtoc = false, ulong UpdateDateTime = 0, string Tvers = DefaultTvers,
-        ushort UtfVersion = 1);
+        ushort UtfVersion = 1, bool PaddedSizes = false, uint? TotalFiles = null, ulong? TotalDataSize = null);
 
     private const int TablesStart = 0x800;
 
@@ -62,11 +64,12 @@ public static class CpkTestWriter
 
             var etoc = o.WithEtoc ? Etoc(entries, o) : null;
             long etocOffset = contentEnd;
+            long etocSize = etoc is null ? 0 : SizeField(0x10 + etoc.Length, o);
             var header = Header(o, mode: 1, files: entries.Count, contentOffset, contentEnd - contentOffset,
-                toc: (TablesStart, tocSize), itoc: null, etoc: etoc is null ? null : (etocOffset, 0x10 + etoc.Length),
+                toc: (TablesStart, SizeField(tocSize, o)), itoc: null, etoc: etoc is null ? null : (etocOffset, etocSize),
                 packedSize: stored.Sum(s => (long)s.Length), dataSize: entries.Sum(e => (long)e.Content.Length),
                 sorted: IsSorted(entries));
-            var output = new byte[etoc is null ? contentEnd : etocOffset + 0x10 + etoc.Length];
+            var output = new byte[etoc is null ? contentEnd : etocOffset + etocSize];
             WriteFront(output, Packet("CPK ", header, o.Masked), Packet("TOC ", toc, o.Masked));
             for (int i = 0; i < stored.Count; i++)
                 stored[i].CopyTo(output, positions[i]);
@@ -97,7 +100,7 @@ public static class CpkTestWriter
         long contentOffset = Align(TablesStart + itocSize, o.Alignment);
         var positions = Positions(stored, contentOffset, o.Alignment, out long contentEnd);
         var header = Header(o, mode: 0, files: sorted.Count, contentOffset, contentEnd - contentOffset,
-            toc: null, itoc: (TablesStart, itocSize), etoc: null,
+            toc: null, itoc: (TablesStart, SizeField(itocSize, o)), etoc: null,
             packedSize: stored.Sum(s => (long)s.Length), dataSize: sorted.Sum(e => (long)e.Content.Length), sorted: true);
         var output = new byte[contentEnd];
         WriteFront(output, Packet("CPK ", header, o.Masked), Packet("ITOC", itoc, o.Masked));
@@ -114,6 +117,9 @@ public static class CpkTestWriter
         var compressed = CrilaylaTestEncoder.Encode(content);
         return compressed.Length < content.Length ? compressed : content;
     }
+
+    // A table packet's size as the header states it: the packet alone, or up to the next boundary with PaddedSizes.
+    private static long SizeField(long packetSize, Options o) => o.PaddedSizes ? Align(packetSize, o.Alignment) : packetSize;
 
     // Each entry on the next alignment boundary; the content ends at the boundary after the last (zeros between).
     private static long[] Positions(IReadOnlyList<byte[]> stored, long contentOffset, int alignment, out long contentEnd)
@@ -175,12 +181,12 @@ public static class CpkTestWriter
             UtfColumn.Zero("HgtocSize", UtfType.U64),
             Row("EnabledPackedSize", UtfType.U64, (ulong)packedSize),
             Row("EnabledDataSize", UtfType.U64, (ulong)dataSize),
-            UtfColumn.Zero("TotalDataSize", UtfType.U64),
+            o.TotalDataSize is { } totalData ? Row("TotalDataSize", UtfType.U64, totalData) : UtfColumn.Zero("TotalDataSize", UtfType.U64),
             UtfColumn.Zero("Tocs", UtfType.U32),
             Row("Files", UtfType.U32, (uint)files),
             Row("Groups", UtfType.U32, 0u),
             Row("Attrs", UtfType.U32, 0u),
-            UtfColumn.Zero("TotalFiles", UtfType.U32),
+            o.TotalFiles is { } totalFiles ? Row("TotalFiles", UtfType.U32, totalFiles) : UtfColumn.Zero("TotalFiles", UtfType.U32),
             UtfColumn.Zero("Directories", UtfType.U32),
             UtfColumn.Zero("Updates", UtfType.U32),
             Row("Version", UtfType.U16, (ushort)7),

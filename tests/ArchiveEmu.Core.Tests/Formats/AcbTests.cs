@@ -165,7 +165,10 @@ public sealed class AcbTests
         Assert.That(acb.Files.Select(f => f.Path), Does.Contain(Path.GetFullPath(mod)));
     }
 
-    // Replacement sizes that grow or shrink the AWB by amounts that are no multiple of 32 (nor of 16).
+    // Replacement sizes that grow or shrink the AWB by amounts that are no multiple of 32 (nor of 16), by 0, and by ±32.
+    [TestCase(100)]
+    [TestCase(132)]
+    [TestCase(68)]
     [TestCase(13)]
     [TestCase(117)]
     [TestCase(133)]
@@ -187,7 +190,10 @@ public sealed class AcbTests
         Assert.That(after.Single(f => f.Column == "AwbFile").Size, Is.EqualTo(awb.File.Length), "the data value holds the emulated AWB");
         var moved = before.Zip(after).Where(p => p.First.Column != "AwbFile" && p.First.Size > 0).ToList();
         Assert.That(moved.Where(p => p.First.Offset > awbFile.Offset), Is.Not.Empty, "a value after the replaced one");
-        Assert.That(moved.Where(p => p.First.Offset > awbFile.Offset).Select(p => p.Second.Offset - p.First.Offset).Distinct().Single() % 32, Is.Zero);
+        // The move is the AWB's size change rounded up (toward +infinity) to a multiple of 32: +1 moves 32, -40 moves -32.
+        long change = awb.File.Length - awbFile.Size;
+        Assert.That(moved.Where(p => p.First.Offset > awbFile.Offset).Select(p => p.Second.Offset - p.First.Offset).Distinct().Single(),
+            Is.EqualTo((long)Math.Ceiling(change / 32.0) * 32), $"the AWB changed by {change} bytes");
         Assert.That(moved.Select(p => p.Second.Offset % 32), Is.EqualTo(moved.Select(p => p.First.Offset % 32)));
     }
 

@@ -18,6 +18,25 @@ public sealed class AcbCorruptInputTests
     [TearDown]
     public void DeleteFolder() => _dir.Dispose();
 
+    [TestCase(8)]
+    [TestCase(40)]
+    public void Build_AStreamedAwbThatIsNoAwb_IsRefusedSayingSo(int length)
+    {
+        var acb = AcbFile.Read(_dir.Write("bgm.acb", AcbTestWriter.Write(new(StreamAwb: AwbTestWriter.Write([TestData.Random(1, 100)])))));
+        using var notAwb = new ArchiveEmu.Core.VirtualFiles.VirtualFileBuilder().AppendBytes(TestData.Random(2, length)).Build();
+        Assert.That(() => AcbBuilder.Build(acb, new AcbPatch(notAwb, "bgm")), Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains(
+            $"the streamed AWB given for this ACB ({length} bytes) does not start with an AFS2 header"));
+    }
+
+    [Test]
+    public void Build_AMemoryAwbForAnAcbThatHoldsNone_IsRefused()
+    {
+        var acb = AcbFile.Read(_dir.Write("bgm.acb", AcbTestWriter.Write(new(StreamAwb: AwbTestWriter.Write([TestData.Random(1, 100)])))));
+        using var awb = new ArchiveEmu.Core.VirtualFiles.VirtualFileBuilder().AppendBytes(AwbTestWriter.Write([TestData.Random(3, 10)])).Build();
+        Assert.That(() => AcbBuilder.Build(acb, new AcbPatch(MemoryAwb: awb)), Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains(
+            "the ACB holds no in-memory AWB (AwbFile) to replace"));
+    }
+
     [Test]
     public void Read_NotAnAtUtfTable_IsRefusedAtOffsetZero() =>
         AssertRefused(TestData.Random(1, 200), 0, "no @UTF");

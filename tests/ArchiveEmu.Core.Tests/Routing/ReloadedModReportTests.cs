@@ -86,6 +86,21 @@ public sealed class ReloadedModReportTests
         Assert.That(plan.FindArchive("data/voice.afs")!.Patch.Changes.Single().Rule, Is.EqualTo("AfsRedirector/voice.afs"));
     }
 
+    [Test]
+    public void ACodeModAndNothingElse_IsOneLineNamingEveryDllItsConfigNames()
+    {
+        _dir.Write("mod/ModConfig.json", Encoding.UTF8.GetBytes("""
+            { "ModId": "p5r.code", "ModDll": "x.dll", "ModR2RManagedDll32": "x86/x.dll", "ModR2RManagedDll64": "x64/x.dll",
+              "ModNativeDll32": "n32.dll", "ModNativeDll64": "n64.dll" }
+            """));
+        foreach (var dll in new[] { "x.dll", "x86/x.dll", "x64/x.dll", "n32.dll", "n64.dll" })
+            _dir.Write($"mod/{dll}", [1]);
+
+        var line = new ModRouter(_dir["game"], [_dir["mod"]]).Resolve().NotApplied.Single();
+        Assert.That((line.Folder, string.Join(",", line.Files), line.Reason), Is.EqualTo(("", "x.dll,x86/x.dll,x64/x.dll,n32.dll,n64.dll",
+            "a code mod: its DLL runs only inside the game under Reloaded-II")));
+    }
+
     [TestCase("RedXrXctXr", true)] // 3 letters from Redirector's 10: a third, still a misspelling
     [TestCase("RedXrXXtXr", false)] // 4
     public void InACodeMod_AFolderWithinAThirdOfItsLettersOfALayout_IsAMisspelling_ElseTheCodesOwn(string folder, bool misspelled)

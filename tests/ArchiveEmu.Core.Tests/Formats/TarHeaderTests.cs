@@ -114,6 +114,14 @@ public sealed class TarHeaderTests
     }
 
     [Test]
+    public void Build_AChangeByIndex_IsRefusedSayingTarEntriesAreNamed()
+    {
+        var original = MakeOriginal("USTAR_FORMAT");
+        Assert.That(() => Build(original, new EntryChange(EntryKey.ByIndex(3), EntryInput.FromBytes(new byte[] { 1 }), "mod")),
+            Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("tar entries are addressed by name; '3' (from mod) is not one"));
+    }
+
+    [Test]
     public void WriteOctal_AValueWithMoreDigitsThanTheField_IsRefusedNotCut()
     {
         var field = new byte[12];

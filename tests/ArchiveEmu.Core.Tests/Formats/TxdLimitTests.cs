@@ -99,7 +99,8 @@ public sealed class TxdLimitTests
     {
         var original = _dir.Write("empty.txd", TxdTestWriter.Write([], deviceId: 0));
         Assert.That(() => Build(original, Add("sky.dds")), Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains(
-            "cannot add 'sky.dds' (from mod) to an empty dictionary of device id 0: which platform its textures are for is unknown (1 = Direct3D 8, 2 = Direct3D 9)"));
+            "cannot add 'sky.dds' (from mod) to an empty dictionary of device id 0: which platform its textures are for is unknown (1 = Direct3D 8, 2 = Direct3D 9)")
+            .And.Message.Contains("(at offset 0x1A)"), "the device id: past the dictionary's and its struct's chunk headers and the count");
     }
 
     private sealed record Native(int At, uint Size, uint Version, uint StructVersion);

@@ -29,6 +29,15 @@ public sealed class AcbCorruptInputTests
     }
 
     [Test]
+    public void Build_AMemoryAwbThatWouldPassTheTables4GiB_IsRefused()
+    {
+        var acb = AcbFile.Read(_dir.Write("se.acb", AcbTestWriter.Write(new(MemoryAwb: AwbTestWriter.Write([TestData.Random(1, 100)])))));
+        using var huge = new ArchiveEmu.Core.VirtualFiles.VirtualFileBuilder().AppendZeros(uint.MaxValue).Build(); // never read
+        Assert.That(() => AcbBuilder.Build(acb, new AcbPatch(MemoryAwb: huge)), Throws.InstanceOf<ArchiveFormatException>()
+            .With.Message.Contains("does not fit @UTF's 32-bit size").And.Message.Contains("(at offset 0x4)"));
+    }
+
+    [Test]
     public void Build_AMemoryAwbForAnAcbThatHoldsNone_IsRefused()
     {
         var acb = AcbFile.Read(_dir.Write("bgm.acb", AcbTestWriter.Write(new(StreamAwb: AwbTestWriter.Write([TestData.Random(1, 100)])))));

@@ -108,6 +108,25 @@ public sealed class AfsLayoutTests
         Assert.That(Build(original, (254, C)).Entries[0].Offset, Is.EqualTo(0x1000));
     }
 
+    [Test]
+    public void Build_AnEntryOrAnArchivePast4GiB_IsRefused()
+    {
+        // Inputs of zeros from virtual files: their bytes are never read to build the layout.
+        static EntryInput Zeros(long length) =>
+            EntryInput.FromVirtualFile(new ArchiveEmu.Core.VirtualFiles.VirtualFileBuilder().AppendZeros(length).Build(), "zeros");
+        var original = _dir.Write("two.afs", AfsTestWriter.Write([A, B], AfsTestWriter.NameTable.None));
+        var afs = ArchiveFormats.ByName("afs")!;
+        EmulatedArchive With(params (int Index, EntryInput Input)[] changes) => afs.Build(afs.ReadIndex(original),
+            new ArchivePatch(changes.Select(c => new EntryChange(EntryKey.ByIndex(c.Index), c.Input, "mod")).ToArray()));
+
+        using (var fits = With((0, Zeros(uint.MaxValue - 0x2000L))))
+            Assert.That(fits.File.Length, Is.LessThanOrEqualTo(uint.MaxValue));
+        Assert.That(() => With((0, Zeros(uint.MaxValue + 1L))), Throws.InstanceOf<ArchiveFormatException>()
+            .With.Message.Contains("entry 0: zeros (emulated, 4294967296 bytes) is 4294967296 bytes; AFS sizes stop at 4 GiB"));
+        Assert.That(() => With((0, Zeros(3L << 30)), (1, Zeros(3L << 30))), Throws.InstanceOf<ArchiveFormatException>()
+            .With.Message.Contains("the emulated AFS archive would be 6442452992 bytes; AFS offsets stop at 4 GiB"));
+    }
+
     [TestCase(AfsTestWriter.NameTable.AfterEntryTable)]
     [TestCase(AfsTestWriter.NameTable.BeforeFirstData)]
     public void Build_TheNameTablePointer_StaysWhereTheOriginalHadIt_AndAnAddedEntryGetsItsName(AfsTestWriter.NameTable table)

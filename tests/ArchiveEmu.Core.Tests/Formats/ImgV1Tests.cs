@@ -49,6 +49,19 @@ public sealed class ImgV1Tests
     }
 
     [Test]
+    public void Build_ReplaceAddAndDelete_ListsEachEntrysStateOriginAndWholeSectors_DeletedLast()
+    {
+        var img = ImgV1TestWriter.WriteFiles(_dir.Path, "gta3", ImgTests.Entries(3, 2));
+        var original = Read(img);
+        using var data = ImgV1Format.Instance.Build(original, new ArchivePatch(
+            [Change("e1.txd", TestData.Random(100, 2049)), Delete("e0.dff"), Change("new.txd", TestData.Random(101, 10))]));
+        Assert.That(data.Entries.Select(e => $"{e.Index} {e.Name} {e.Size} {e.State} {e.Origin}"), Is.EqualTo(new[]
+        {
+            "0 e1.txd 4096 Replaced mod", $"1 {original.Entries[2].Name} {original.Entries[2].Size} Original original", "2 new.txd 2048 Added mod", "0 e0.dff 0 Deleted mod",
+        }));
+    }
+
+    [Test]
     public void Build_ReplaceInOtherCase_ReplacesTheEntryAndKeepsTheOriginalSpelling()
     {
         var entries = new List<(string, byte[])> { ("Infernus.txd", TestData.Random(1, 3000)), ("other.dff", TestData.Random(2, 100)) };

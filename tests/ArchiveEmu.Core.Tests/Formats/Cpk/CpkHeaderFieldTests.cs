@@ -118,7 +118,35 @@ public sealed class CpkHeaderFieldTests
     {
         var path = _dir.Write("named.cpk", CpkTestWriter.WriteNamed(CpkTestFiles.Named()));
         Assert.That(() => Build(path, Change(name, [1])), Throws.InstanceOf<ArchiveFormatException>()
-            .With.Message.Contains($"'{name}'").And.Message.Contains("CPK").And.Message.Contains("a path inside the CPK (\"dir/file\")"));
+            .With.Message.Contains($"CPK entries are addressed by a path inside the CPK (\"dir/file\"); '{name}' (from mod) is not one"));
+    }
+
+    [Test]
+    public void Build_IdOnly_AnItocThatGrowsPastItsSector_MovesTheContentAndSaysWhere()
+    {
+        // ID-only entries are found from ContentOffset alone (no offsets in the ITOC), so a stale one misplaces every entry.
+        var first = TestData.Random(1, 100);
+        var path = _dir.Write("ids.cpk", CpkTestWriter.WriteIdOnly([new(0, first)]));
+        var before = CpkIndependentReader.Read(path);
+        var added = Enumerable.Range(1, 600).Select(id => Change(id, TestData.Random(id, 10))).ToArray();
+        using var archive = Build(path, added);
+        var after = CpkIndependentReader.Read(_dir.Write("built.cpk", CpkTestFiles.Materialise(archive)));
+        Assert.That(after.ContentOffset, Is.GreaterThan(before.ContentOffset), "600 ITOC rows need more than the original's sector");
+        Assert.That(after.Entries.Select(e => e.ContentSha256),
+            Is.EqualTo(new[] { first }.Concat(Enumerable.Range(1, 600).Select(id => TestData.Random(id, 10))).Select(CpkTestFiles.Sha)));
+    }
+
+    [Test]
+    public void Build_EtocRows_FollowTheirEntries_AndAnAddedEntryGetsAZeroTimeAndItsFolder()
+    {
+        var path = _dir.Write("etoc.cpk", CpkTestWriter.WriteNamed(CpkTestFiles.Named(), new CpkTestWriter.Options(WithEtoc: true, UpdateDateTime: 0x0123456789)));
+        using var archive = Build(path, Change("battle/tex.dds", TestData.Random(7, 5000)), Change("new/deep/added.bin", TestData.Random(8, 700)));
+        var built = _dir.Write("built.cpk", CpkTestFiles.Materialise(archive));
+        var etoc = UtfIndependentReader.Read(built, CpkIndependentReader.Read(built).EtocOffset + 0x10);
+        Assert.That(etoc.Rows.Select(r => $"{r["UpdateDateTime"].GetInt64()} {r["LocalDir"].GetString()}"), Is.EqualTo(new[]
+        {
+            "4886718345 battle", "4886718345 battle", "4886718345 field/map", "4886718345 ", "4886718345 sound", "0 new/deep",
+        }));
     }
 
     /// <summary>The ITOC's DataL and DataH tables, each read on its own by the independent @UTF reader.</summary>

@@ -70,7 +70,9 @@ public sealed class CpkKeptTablesTests
         foreach (var change in new[] { new EntryChange(EntryKey.ByName("new.bin"), EntryInput.FromBytes(new byte[] { 1 }), "mod"), new EntryChange(EntryKey.ByName("root.txt"), null, "mod") })
         {
             var e = Assert.Throws<ArchiveFormatException>(() => CpkFormat.Instance.Build(index, new ArchivePatch([change])))!;
-            Assert.That(e.Message, Does.Contain(path).And.Contain("GTOC"));
+            string what = change.IsDelete ? "delete 'root.txt' (from mod)" : "add 'new.bin' (from mod)";
+            Assert.That(e.Message, Does.Contain(path).And.Contain($"cannot {what}: this CPK has a GTOC table, which ArchiveEmu keeps as found "
+                + "and which lists the entries; only replacing entries is supported"));
         }
     }
 }

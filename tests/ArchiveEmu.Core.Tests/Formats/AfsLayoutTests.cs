@@ -111,9 +111,7 @@ public sealed class AfsLayoutTests
     [Test]
     public void Build_AnEntryOrAnArchivePast4GiB_IsRefused()
     {
-        // Inputs of zeros from virtual files: their bytes are never read to build the layout.
-        static EntryInput Zeros(long length) =>
-            EntryInput.FromVirtualFile(new ArchiveEmu.Core.VirtualFiles.VirtualFileBuilder().AppendZeros(length).Build(), "zeros");
+        static EntryInput Zeros(long length) => ZeroInputs.Of(length);
         var original = _dir.Write("two.afs", AfsTestWriter.Write([A, B], AfsTestWriter.NameTable.None));
         var afs = ArchiveFormats.ByName("afs")!;
         EmulatedArchive With(params (int Index, EntryInput Input)[] changes) => afs.Build(afs.ReadIndex(original),

@@ -1,6 +1,5 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Core.Tests.Formats;
@@ -20,7 +19,7 @@ public sealed class PakImgLimitTests
     [TearDown]
     public void DeleteFolder() => _dir.Dispose();
 
-    private static EntryInput Zeros(long length) => EntryInput.FromVirtualFile(new VirtualFileBuilder().AppendZeros(length).Build(), "zeros");
+    private static EntryInput Zeros(long length) => ZeroInputs.Of(length);
 
     private static EmulatedArchive Build(string format, string path, params EntryChange[] changes)
     {

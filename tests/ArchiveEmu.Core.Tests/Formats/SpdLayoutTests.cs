@@ -1,6 +1,5 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Textures;
 
@@ -63,7 +62,7 @@ public sealed class SpdLayoutTests
     {
         var header = DdsTestWriter.Write(TextureFormat.Dxt1, 4, 4, seed: 1)[..DdsTestWriter.HeaderSize];
         // Two textures of 1.1 GiB: each fits an SPD's sizes, together they pass its offsets.
-        EntryInput Huge() => EntryInput.FromVirtualFile(new VirtualFileBuilder().AppendBytes(header).AppendZeros(1100L << 20).Build(), "huge");
+        EntryInput Huge() => ZeroInputs.Of(1100L << 20, header);
         Assert.That(() => Build(("tex_1.dds", Huge()), ("tex_2.dds", Huge())), Throws.InstanceOf<ArchiveFormatException>()
             .With.Message.Contains("the emulated SPD would be 2306869264 bytes; SPD offsets stop at 2 GiB"));
     }

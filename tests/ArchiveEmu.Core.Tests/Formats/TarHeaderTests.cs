@@ -2,7 +2,6 @@ using System.Text;
 using System.Text.Json;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Formats.Tar;
-using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Core.Tests.Formats;
@@ -247,8 +246,7 @@ while True:
         return head;
     }
 
-    private static EntryInput Zeros(long size) =>
-        EntryInput.FromVirtualFile(new VirtualFileBuilder().AppendZeros(size).Build(), "zeros");
+    private static EntryInput Zeros(long size) => ZeroInputs.Of(size);
 
     private string MakeOriginal(string format)
     {

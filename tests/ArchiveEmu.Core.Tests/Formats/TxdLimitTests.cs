@@ -1,7 +1,6 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Formats.Txd;
-using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Textures;
 
@@ -65,7 +64,7 @@ public sealed class TxdLimitTests
     {
         // Two 32768 x 16384 A8R8G8B8 textures: 2 GiB of pixels each, so each native fits its u32 and the dictionary does not.
         var header = DdsTestWriter.Write(TextureFormat.A8R8G8B8, 32768, 16384, Array.Empty<byte[]>());
-        EntryInput Huge() => EntryInput.FromVirtualFile(new VirtualFileBuilder().AppendBytes(header).AppendZeros(2L << 30).Build(), "huge");
+        EntryInput Huge() => ZeroInputs.Of(2L << 30, header);
         Assert.That(() => Build(OneTexture(), new(EntryKey.ByName("radar.dds"), Huge(), "mod"), new(EntryKey.ByName("sky.dds"), Huge(), "mod")),
             Throws.InstanceOf<ArchiveFormatException>().With.Message.Contains("the emulated dictionary would hold 4294967")
                 .And.Message.Contains("bytes; a RenderWare chunk's u32 size stops at 4294967295"));

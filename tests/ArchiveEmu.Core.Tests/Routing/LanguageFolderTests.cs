@@ -103,6 +103,17 @@ public sealed class LanguageFolderTests
     }
 
     [Test]
+    public void AShorterRouteFirstInOrder_GivesWayToARouteTwoLettersLonger()
+    {
+        // "FONT0.FNT" (9 letters) comes first in ordinal order; "T/FONT0.FNT" (11) reaches the same file and wins.
+        _dir.Write("mod/FEmulator/L10N/fr/FONT0.FNT", [5]);
+        var longer = _dir.Write("mod/FEmulator/L10N/fr/T/FONT0.FNT", [6]);
+
+        var change = ResolveIn("fr").FindArchive("CPK/EN.CPK")!.Patch.Changes.Single();
+        Assert.That((change.Input!.Path, change.Rule), Is.EqualTo((longer, "P5REssentials/CPK/EN.CPK + FEmulator/L10N/fr/T/FONT0.FNT")));
+    }
+
+    [Test]
     public void ARouteMatchingNoFileOfTheMod_IsOneWarning_AndIsNotCountedAsApplied()
     {
         _dir.Write("mod/FEmulator/L10N/fr/FONT/FONT0.FNT", [5]);

@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Textures;
@@ -67,6 +66,6 @@ public sealed class SpdLayoutTests
             .With.Message.Contains("the emulated SPD would be 2306869264 bytes; SPD offsets stop at 2 GiB"));
     }
 
-    private static int U32(byte[] b, int at) => (int)BinaryPrimitives.ReadUInt32LittleEndian(b.AsSpan(at));
-    private static int U16(byte[] b, int at) => BinaryPrimitives.ReadUInt16LittleEndian(b.AsSpan(at));
+    private static int U32(byte[] b, int at) => SprLayoutTests.U32(b, at);
+    private static int U16(byte[] b, int at) => SprLayoutTests.U16(b, at);
 }

@@ -77,6 +77,7 @@ public sealed class SprLayoutTests
             .With.Message.Contains("'spr_65535.sprt': sprite 65535 is past the 65535 an SPR can count"));
     }
 
-    private static int U32(byte[] b, int at) => (int)BinaryPrimitives.ReadUInt32LittleEndian(b.AsSpan(at));
-    private static int U16(byte[] b, int at) => BinaryPrimitives.ReadUInt16LittleEndian(b.AsSpan(at));
+    /// <summary>Little-endian fields as the Atlus sprite formats store them (SPR and SPD alike).</summary>
+    internal static int U32(byte[] b, int at) => (int)BinaryPrimitives.ReadUInt32LittleEndian(b.AsSpan(at));
+    internal static int U16(byte[] b, int at) => BinaryPrimitives.ReadUInt16LittleEndian(b.AsSpan(at));
 }

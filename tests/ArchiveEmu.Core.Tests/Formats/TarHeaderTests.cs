@@ -265,12 +265,7 @@ with tarfile.open(sys.argv[1], 'w', format=tarfile.{{format}}) as t:
         return path;
     }
 
-    private static void Python(string script, string path)
-    {
-        var result = ExternalTool.Python(script, path);
-        Assert.That(result.ExitCode, Is.Zero, result.ToString());
-    }
+    private static void Python(string script, string path) => TarTests.Python(script, path);
 
-    private static EmulatedArchive Build(string original, params EntryChange[] changes) =>
-        TarFormat.Instance.Build(TarFormat.Instance.ReadIndex(original), new ArchivePatch(changes));
+    private static EmulatedArchive Build(string original, params EntryChange[] changes) => TarTests.Build(original, changes);
 }

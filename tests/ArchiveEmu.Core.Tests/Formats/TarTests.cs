@@ -160,7 +160,7 @@ with tarfile.open(sys.argv[1]) as t:
         return JsonSerializer.Deserialize<Dictionary<string, string>>(result.StdOut)!;
     }
 
-    private static void Python(string script, string path)
+    internal static void Python(string script, string path)
     {
         var result = ExternalTool.Python(script, path);
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
@@ -171,6 +171,6 @@ with tarfile.open(sys.argv[1]) as t:
 
     private static string Sha(byte[] bytes) => AfsIndependentReader.Sha256(bytes);
 
-    private static EmulatedArchive Build(string original, params EntryChange[] changes) =>
+    internal static EmulatedArchive Build(string original, params EntryChange[] changes) =>
         TarFormat.Instance.Build(TarFormat.Instance.ReadIndex(original), new ArchivePatch(changes));
 }

@@ -64,8 +64,8 @@ public sealed class MountOptions
     public int ReadAheadKb { get; set; } = 4096;
 
     /// <summary>
-    /// How to speak FUSE: "kernel" (the protocol on /dev/fuse directly; root only; allows passthrough), "libfuse"
-    /// (libfuse3, also for a normal user), or "auto" (kernel as root, else libfuse).
+    /// How to speak FUSE: "kernel" (the protocol on /dev/fuse directly: mounted by mount(2) as root, which allows
+    /// passthrough, or by fusermount3 for a normal user), "libfuse" (libfuse3), or "auto" (kernel when it can mount, else libfuse).
     /// </summary>
     public string Fuse { get; set; } = "auto";
 
@@ -134,7 +134,7 @@ public sealed class MountOptions
         if (NoCache && Policy == MergePolicy.Always)
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
         if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)
-            problems.Add("Fuse 'kernel' mounts with mount(2), which needs root; use auto or libfuse");
+            problems.Add("Fuse 'kernel' mounts with mount(2) as root, or through fusermount3 (Debian package fuse3), which is not on PATH; install it or use libfuse");
         if (CacheMaxSize < 1)
             problems.Add($"CacheMaxSize {CacheMaxSize} is not a size in bytes above 0");
         if (Threads is < 1 or > 256)

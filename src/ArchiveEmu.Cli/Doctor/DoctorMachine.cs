@@ -23,7 +23,7 @@ internal sealed record DoctorMachine(string DevFuse, string SearchPath, bool IsR
     public static DoctorMachine Current() => new(
         "/dev/fuse",
         System.Environment.GetEnvironmentVariable("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
-        KernelMount.CanMount,
+        KernelMount.MountsDirectly,
         ReadRelease(),
         Host.Fuse.LibFuse.Library,
         System.Environment.GetFolderPath(System.Environment.SpecialFolder.UserProfile),

@@ -4,7 +4,7 @@ using ArchiveEmu.Host.Fuse;
 
 namespace ArchiveEmu.Cli.Doctor;
 
-/// <summary>What the machine must offer any FUSE mount: the device, fusermount3 and libfuse3 for a normal user, and passthrough (a fact only).</summary>
+/// <summary>What the machine must offer any FUSE mount: the device, fusermount3 for a normal user, and (facts only) libfuse3 and passthrough.</summary>
 internal static partial class FuseChecks
 {
     private const int ReadWrite = 2, CloseOnExec = 0x80000; // O_RDWR, O_CLOEXEC
@@ -39,20 +39,23 @@ internal static partial class FuseChecks
         return DoctorCheck.Passed(name, $"{machine.DevFuse} opens read-write");
     }
 
-    /// <summary>A normal user mounts through the setuid fusermount3 (libfuse calls it), and unmounts a dead mount with it.</summary>
+    /// <summary>A normal user mounts through the setuid fusermount3 (it hands the host the /dev/fuse descriptor), and unmounts a dead mount with it.</summary>
     internal static DoctorCheck Fusermount(DoctorMachine machine) => machine.OnPath("fusermount3") is { } found
         ? DoctorCheck.Passed("fusermount3", $"found at {found}")
         : DoctorCheck.Failed("fusermount3", "fusermount3 is not on PATH: a normal user cannot mount without it",
             "install it (Debian/Ubuntu: sudo apt-get install fuse3; SteamOS has it)");
 
-    /// <summary>A normal user's mount goes through libfuse3, loaded as the host loads it (<see cref="LibFuse.Unavailable"/>).</summary>
+    /// <summary>
+    /// libfuse3, loaded as the host loads it (<see cref="LibFuse.Unavailable"/>): only <c>ArchiveEmu:Fuse=libfuse</c> uses it,
+    /// since the host speaks the FUSE protocol itself on the descriptor fusermount3 hands back. Never blocking.
+    /// </summary>
     internal static DoctorCheck Library(DoctorMachine machine) => LibFuse.Unavailable(machine.LibFuse) is { } problem
-        ? DoctorCheck.Failed("libfuse3", problem, "install libfuse3 3.12 or newer (Debian/Ubuntu: sudo apt-get install libfuse3-3)")
-        : DoctorCheck.Passed("libfuse3", $"{machine.LibFuse} loads, with the entry points the host uses");
+        ? DoctorCheck.Fact("libfuse3", $"{problem}; only ArchiveEmu:Fuse=libfuse needs it (the host speaks the FUSE protocol itself)")
+        : DoctorCheck.Passed("libfuse3", $"{machine.LibFuse} loads, with the entry points the host uses (only for ArchiveEmu:Fuse=libfuse)", blocking: false);
 
     /// <summary>
     /// Passthrough (reads of unchanged files go straight to the disk) needs Linux 6.9 and root, where the host mounts through
-    /// mount(2) itself (<see cref="Host.Fuse.Kernel.KernelMount.CanMount"/>); without it every read is served by the host. Never blocking.
+    /// mount(2) itself (<see cref="Host.Fuse.Kernel.KernelMount.MountsDirectly"/>); without it every read is served by the host. Never blocking.
     /// </summary>
     internal static DoctorCheck Passthrough(DoctorMachine machine)
     {
@@ -60,7 +63,7 @@ internal static partial class FuseChecks
         var version = match.Success ? new Version(int.Parse(match.Groups[1].Value), int.Parse(match.Groups[2].Value)) : null;
         string kernel = version is null ? $"kernel release '{machine.KernelRelease}' not understood"
             : version >= FirstWithPassthrough ? $"Linux {machine.KernelRelease} offers it" : $"Linux {machine.KernelRelease} is older than 6.9";
-        string user = machine.IsRoot ? "as root the host asks for it" : "as a normal user the host mounts through libfuse, without it";
+        string user = machine.IsRoot ? "as root the host asks for it" : "as a normal user the host mounts through fusermount3, without it";
         return DoctorCheck.Fact("kernel passthrough", $"{kernel}; {user} (a speed-up only: without it the host serves every read)");
     }
 

@@ -4,7 +4,7 @@ namespace ArchiveEmu.Host.Interop;
 
 /// <summary>
 /// The libc calls only the mount makes: statvfs, mount and unmount, the user it runs as, and the raw file calls that speak
-/// the FUSE protocol on /dev/fuse. Each is declared once in the solution: stat, open, close and realpath are Core's
+/// the FUSE protocol on /dev/fuse (and receive it from fusermount3). Each is declared once in the solution: stat, open, close and realpath are Core's
 /// (<see cref="Core.Interop.LibC"/>), called from here or directly.
 /// </summary>
 internal static unsafe partial class LibC
@@ -60,6 +60,12 @@ internal static unsafe partial class LibC
 
     [LibraryImport("libc", EntryPoint = "ioctl", SetLastError = true)]
     public static partial int Ioctl(int fd, nuint request, void* argument);
+
+    [LibraryImport("libc", EntryPoint = "socketpair", SetLastError = true)]
+    public static partial int SocketPair(int domain, int type, int protocol, int* fds);
+
+    [LibraryImport("libc", EntryPoint = "recvmsg", SetLastError = true)]
+    public static partial nint RecvMsg(int socket, void* message, int flags);
 
     [LibraryImport("libc", EntryPoint = "mount", SetLastError = true)]
     public static partial int Mount(byte* source, byte* target, byte* type, nuint flags, byte* data);

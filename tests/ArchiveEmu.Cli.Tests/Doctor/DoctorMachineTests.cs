@@ -3,7 +3,7 @@ using ArchiveEmu.TestSupport;
 namespace ArchiveEmu.Cli.Tests.Doctor;
 
 /// <summary>
-/// Issue 32, <c>archiveemu doctor</c> without a game: the machine's checks (/dev/fuse, fusermount3, libfuse3, passthrough) pass
+/// Issue 32, <c>archiveemu doctor</c> without a game: the machine's checks (/dev/fuse, fusermount3; libfuse3 and passthrough as facts) pass
 /// on what this machine has and fail, with their fix, on what a test points them at; text and JSON say the same.
 /// </summary>
 [System.Runtime.Versioning.SupportedOSPlatform("linux")]
@@ -21,7 +21,7 @@ public sealed class DoctorMachineTests
     [TearDown]
     public void DeleteFolder() => _dir?.Dispose();
 
-    /// <summary>A normal user's machine with nothing a mount needs: no device, no fusermount3 on PATH, no libfuse3.</summary>
+    /// <summary>A normal user's machine with nothing a mount needs (no device, no fusermount3 on PATH), nor libfuse3, which none needs since issue 34.</summary>
     private Cli.Doctor.DoctorMachine Bare() => DoctorRun.Machine(_dir["home"]) with
     {
         DevFuse = _dir["dev/fuse"],
@@ -41,14 +41,12 @@ public sealed class DoctorMachineTests
             "     fix:                load the module (sudo modprobe fuse); in a container, start it with --device /dev/fuse\n" +
             "FAIL fusermount3         fusermount3 is not on PATH: a normal user cannot mount without it\n" +
             "     fix:                install it (Debian/Ubuntu: sudo apt-get install fuse3; SteamOS has it)\n" +
-            "FAIL libfuse3            libfuse3-not-here.so.3 not found: install libfuse3 (Debian/Ubuntu: apt-get install fuse3 libfuse3-3)\n" +
-            "     fix:                install libfuse3 3.12 or newer (Debian/Ubuntu: sudo apt-get install libfuse3-3)\n" +
-            "info kernel passthrough  Linux 6.1.0-28-amd64 is older than 6.9; as a normal user the host mounts through libfuse, without it (a speed-up only: without it the host serves every read)\n" +
+            "info libfuse3            libfuse3-not-here.so.3 not found: install libfuse3 (Debian/Ubuntu: apt-get install fuse3 libfuse3-3); only ArchiveEmu:Fuse=libfuse needs it (the host speaks the FUSE protocol itself)\n" +
+            "info kernel passthrough  Linux 6.1.0-28-amd64 is older than 6.9; as a normal user the host mounts through fusermount3, without it (a speed-up only: without it the host serves every read)\n" +
             "info cache folder        --no-cache: layouts are worked out again at every start, nothing is stored\n" +
-            "a mount would fail here: /dev/fuse, fusermount3, libfuse3\n"));
+            "a mount would fail here: /dev/fuse, fusermount3\n"));
         Assert.That(result.Error, Is.EqualTo($"archiveemu doctor: a mount would fail here: {_dir["dev/fuse"]} is missing (no fuse kernel module, "
-            + "or a container started without the device); fusermount3 is not on PATH: a normal user cannot mount without it; "
-            + "libfuse3-not-here.so.3 not found: install libfuse3 (Debian/Ubuntu: apt-get install fuse3 libfuse3-3)\n"));
+            + "or a container started without the device); fusermount3 is not on PATH: a normal user cannot mount without it\n"));
     }
 
     [Test]
@@ -76,16 +74,16 @@ public sealed class DoctorMachineTests
                 },
                 {
                   "name": "libfuse3",
-                  "ok": false,
-                  "blocking": true,
-                  "detail": "libfuse3-not-here.so.3 not found: install libfuse3 (Debian/Ubuntu: apt-get install fuse3 libfuse3-3)",
-                  "fix": "install libfuse3 3.12 or newer (Debian/Ubuntu: sudo apt-get install libfuse3-3)"
+                  "ok": true,
+                  "blocking": false,
+                  "detail": "libfuse3-not-here.so.3 not found: install libfuse3 (Debian/Ubuntu: apt-get install fuse3 libfuse3-3); only ArchiveEmu:Fuse=libfuse needs it (the host speaks the FUSE protocol itself)",
+                  "fix": null
                 },
                 {
                   "name": "kernel passthrough",
                   "ok": true,
                   "blocking": false,
-                  "detail": "Linux 6.1.0-28-amd64 is older than 6.9; as a normal user the host mounts through libfuse, without it (a speed-up only: without it the host serves every read)",
+                  "detail": "Linux 6.1.0-28-amd64 is older than 6.9; as a normal user the host mounts through fusermount3, without it (a speed-up only: without it the host serves every read)",
                   "fix": null
                 },
                 {
@@ -108,7 +106,7 @@ public sealed class DoctorMachineTests
         var machine = Bare() with { SearchPath = $"{_dir["bin"]}:/usr/bin", LibFuse = Cli.Doctor.DoctorMachine.Current().LibFuse, KernelRelease = "6.9.2", IsRoot = false };
         var result = DoctorRun.Run(machine, "--no-cache");
         Assert.That(DoctorRun.Line(result, "fusermount3"), Is.EqualTo("ok   fusermount3         found at /usr/bin/fusermount3"));
-        Assert.That(DoctorRun.Line(result, "libfuse3"), Is.EqualTo("ok   libfuse3            libfuse3.so.3 loads, with the entry points the host uses"));
+        Assert.That(DoctorRun.Line(result, "libfuse3"), Is.EqualTo("ok   libfuse3            libfuse3.so.3 loads, with the entry points the host uses (only for ArchiveEmu:Fuse=libfuse)"));
         var root = DoctorRun.Run(machine with { IsRoot = true }, "--no-cache");
         Assert.That(DoctorRun.Line(root, "kernel passthrough"),
             Is.EqualTo("info kernel passthrough  Linux 6.9.2 offers it; as root the host asks for it (a speed-up only: without it the host serves every read)"));

@@ -5,7 +5,7 @@ using ArchiveEmu.TestSupport;
 namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
-/// Issue 19 as a normal user: the in-place mount through fusermount3 (libfuse), run as nobody by setpriv from a root test
+/// Issue 19 as a normal user: the in-place mount through fusermount3 (the host's own protocol on the descriptor it hands back), run as nobody by setpriv from a root test
 /// run; then a SIGKILL and <c>archiveemu unmount</c> as that user (fusermount3 -u -z). /dev/fuse is opened up for the test
 /// as a desktop distribution has it (0666); this machine (a container) has it 0600.
 /// </summary>
@@ -75,7 +75,7 @@ public sealed class InPlaceAsUserTests
         var host = StartInPlaceAsNobody();
         try
         {
-            Assert.That(host.Output, Does.Contain("libfuse, reads through the page cache"));
+            Assert.That(host.Output, Does.Contain("FUSE protocol through fusermount3"));
             var line = File.ReadAllLines("/proc/self/mountinfo").Single(l => l.Split(' ')[4] == _game.Game);
             Assert.That(line, Does.Contain("user_id=65534"), line);
             // Root cannot read the user's mount: nobody copies the file out, and the copy is checked by independent readers.

@@ -23,14 +23,15 @@ internal static class LibFuseProbe
     public static void RequireFuse() => Require(MissingReason(), Environment.GetEnvironmentVariable(RequiredVariable) == "1" || CiMachine.IsCi);
 
     /// <summary>
-    /// <see cref="RequireFuse"/>, and for the "kernel" transport (the host speaking the FUSE protocol itself) root too:
-    /// the fixtures that run once per transport skip it for a normal user, whom the "libfuse" fixture covers.
+    /// <see cref="RequireFuse"/>, and for the "kernel" fixtures (the host speaking the FUSE protocol itself, mounted with
+    /// mount(2), passthrough on) root too: a normal user's mount of that protocol, through fusermount3, is covered by the
+    /// tests that run the host as nobody (MountLifecycleTests, InPlaceAsUserTests, SteamContainerRunTests).
     /// </summary>
     public static void RequireTransport(string fuse)
     {
         RequireFuse();
         if (fuse == "kernel")
-            CiMachine.RequireRoot("the host speaks the FUSE protocol itself only as root (mount(2)); the libfuse fixture covers a normal user");
+            CiMachine.RequireRoot("the kernel fixtures mount with mount(2) and pass files through, as root; the libfuse fixture and the tests run as nobody cover a normal user");
     }
 
     internal static void Require(string? missingReason, bool required)

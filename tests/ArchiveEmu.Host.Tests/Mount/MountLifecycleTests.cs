@@ -137,9 +137,10 @@ public sealed class MountLifecycleTests
         }
     }
 
-    [Test]
+    [TestCase("auto", "FUSE protocol through fusermount3, reads through the page cache")]
+    [TestCase("libfuse", "libfuse, reads through the page cache")]
     [System.Runtime.Versioning.SupportedOSPlatform("linux")]
-    public void ANormalUser_MountsThroughFusermount3_ReadsTheModdedBytes_AndSigtermUnmounts()
+    public void ANormalUser_MountsThroughFusermount3_ReadsTheModdedBytes_AndSigtermUnmounts(string fuse, string transport)
     {
         if (Environment.UserName != "root")
             Assert.Ignore("running as a normal user, every other mount test is already this case");
@@ -157,7 +158,7 @@ public sealed class MountLifecycleTests
         try
         {
             File.SetUnixFileMode("/dev/fuse", deviceMode | UnixFileMode.OtherRead | UnixFileMode.OtherWrite);
-            host = HostProcess.StartHostAsNobody(_game.MountPoint, _game.Root, _game.HostArgs("always"));
+            host = HostProcess.StartHostAsNobody(_game.MountPoint, _game.Root, _game.HostArgs("always", $"--ArchiveEmu:Fuse={fuse}"));
             var clock = Stopwatch.StartNew();
             while (!host.Output.Contains("mounted ", StringComparison.Ordinal)) // root cannot look inside: no allow_other
             {
@@ -165,7 +166,7 @@ public sealed class MountLifecycleTests
                     Assert.Fail($"the host did not mount as nobody:\n{host.Output}");
                 Thread.Sleep(50);
             }
-            Assert.That(host.Output, Does.Contain("libfuse, reads through the page cache"));
+            Assert.That(host.Output, Does.Contain(transport));
             var line = File.ReadAllLines("/proc/self/mountinfo").Single(l => l.Split(' ')[4] == _game.MountPoint);
             Assert.That(line, Does.Contain("user_id=65534"), line);
 
@@ -185,6 +186,34 @@ public sealed class MountLifecycleTests
         {
             File.SetUnixFileMode("/dev/fuse", deviceMode);
             host?.Dispose();
+        }
+    }
+
+    [Test]
+    [System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    public void ANormalUser_WhomFusermount3Refuses_OneLineWithItsReason_Exit1_NothingMounted()
+    {
+        if (Environment.UserName != "root")
+            Assert.Ignore("needs root to run the host as another user");
+        ExternalTool.Require("setpriv");
+        ExternalTool.Require("fusermount3");
+        var chown = ExternalTool.Run("chown", "-R", "65534:65534", _game.Root);
+        Assert.That(chown.ExitCode, Is.Zero, chown.ToString());
+        var deviceMode = File.GetUnixFileMode("/dev/fuse");
+        try
+        {
+            // fusermount3 opens /dev/fuse as the calling user: with the device closed to others it refuses, and says why.
+            File.SetUnixFileMode("/dev/fuse", UnixFileMode.UserRead | UnixFileMode.UserWrite);
+            using var host = HostProcess.StartHostAsNobody(_game.MountPoint, _game.Root, _game.HostArgs("never"));
+            Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1), host.Output);
+            var lines = host.Output.Trim().Split('\n').Where(l => !l.Contains(" INF ", StringComparison.Ordinal)).ToArray();
+            Assert.That(lines, Has.Length.EqualTo(1), host.Output);
+            Assert.That(lines[0], Does.Contain($"{_game.MountPoint}: fusermount3 could not mount here: ").And.Contain("/dev/fuse: Permission denied"), host.Output);
+            Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False);
+        }
+        finally
+        {
+            File.SetUnixFileMode("/dev/fuse", deviceMode);
         }
     }
 

@@ -67,7 +67,7 @@ internal sealed unsafe partial class KernelMount
         if ((offered & InitExt) != 0 && body.Length >= 20)
             offered |= (ulong)Read32(body, 16) << 32;
         ulong wanted = AsyncRead | AutoInvalData | AsyncDio | ParallelDirOps | MaxPagesFlag | InitExt;
-        if (_wantPassthrough && CanMount)
+        if (_wantPassthrough && MountsDirectly)
             wanted |= Passthrough;
         ulong agreed = wanted & offered;
 

@@ -8,8 +8,10 @@ namespace ArchiveEmu.Host.Fuse.Kernel;
 /// A mount that speaks the FUSE protocol on /dev/fuse itself instead of through libfuse, so it can use FUSE
 /// passthrough (Linux 6.9+): an open file whose bytes are a real file is handed to the kernel, which then
 /// reads that file directly — at the speed of the filesystem below, in its large folios — and the host sees
-/// no reads at all. libfuse 3.14 (Debian 12) cannot negotiate passthrough. Mounting this way calls mount(2)
-/// directly, so it needs root (CAP_SYS_ADMIN), as passthrough itself does.
+/// no reads at all. libfuse 3.14 (Debian 12) cannot negotiate passthrough. As root it mounts with mount(2); a normal
+/// user's mount is made by fusermount3, which hands back the /dev/fuse descriptor (<see cref="Fusermount"/>), and has
+/// no passthrough (the backing-file ioctl needs CAP_SYS_ADMIN). Either way requests are answered here, in 1 MiB
+/// reads, where libfuse's mount asks for 128 KiB at a time.
 /// </summary>
 internal sealed unsafe partial class KernelMount : IMountSession
 {
@@ -46,8 +48,11 @@ internal sealed unsafe partial class KernelMount : IMountSession
 
     public event Action<int>? EndedUnexpectedly;
 
-    /// <summary>Whether this process may mount this way (root: mount(2) and the backing-file ioctl need CAP_SYS_ADMIN).</summary>
-    public static bool CanMount => LibC.GetEuid() == 0;
+    /// <summary>Whether this process mounts with mount(2) and may pass files through (root: both need CAP_SYS_ADMIN).</summary>
+    public static bool MountsDirectly => LibC.GetEuid() == 0;
+
+    /// <summary>Whether this process can mount this way: as root, or as a normal user through fusermount3.</summary>
+    public static bool CanMount => MountsDirectly || Fusermount.Program is not null;
 
     /// <summary>
     /// Mounts <paramref name="fs"/> read-only at <paramref name="mountPoint"/> and starts <paramref name="threads"/>
@@ -80,6 +85,11 @@ internal sealed unsafe partial class KernelMount : IMountSession
 
     private void Mount()
     {
+        if (!MountsDirectly)
+        {
+            _fd = Fusermount.Mount(_mountPoint, "ro,nosuid,nodev,default_permissions,fsname=archiveemu,subtype=archiveemu" + (_allowOther ? ",allow_other" : ""));
+            return;
+        }
         _fd = Core.Interop.LibC.Open("/dev/fuse", LibC.O_RDWR | LibC.O_CLOEXEC);
         if (_fd < 0)
             throw new IOException($"/dev/fuse: cannot open it ({Errno.Describe(Marshal.GetLastPInvokeError())})");
@@ -95,6 +105,7 @@ internal sealed unsafe partial class KernelMount : IMountSession
     }
 
     public string Describe() => _passthrough ? "FUSE protocol, passthrough on" :
+        !MountsDirectly ? "FUSE protocol through fusermount3, reads through the page cache" :
         _wantPassthrough ? "FUSE protocol, passthrough not offered by this kernel" : "FUSE protocol, passthrough off";
 
     /// <summary>Whether the kernel agreed to passthrough at INIT (false until the first request is answered).</summary>

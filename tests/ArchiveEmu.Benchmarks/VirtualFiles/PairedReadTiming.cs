@@ -10,7 +10,8 @@ namespace ArchiveEmu.Benchmarks.VirtualFiles;
 /// (and quartiles) of the per-round differences. Why beside BenchmarkDotNet: on a machine shared with other work, load
 /// that comes and goes over seconds falls on both halves of a round alike, so a pair's difference keeps the engine's cost
 /// where two separately measured means (and even their minima) swing by more than that cost.
-/// <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- pairedreads [--rounds N]</c>
+/// <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- pairedreads [--rounds N] [--parts]</c> (<c>--parts</c>: the file
+/// source's call alone and the pool's handle alone, each against the direct reads)
 /// </summary>
 internal static class PairedReadTiming
 {
@@ -34,6 +35,11 @@ internal static class PairedReadTiming
             {
                 Report("in memory", segments, Measure(path, backing, segments, rounds, fileBacked: false));
                 Report("file", segments, Measure(path, backing, segments, rounds, fileBacked: true));
+                if (!args.Contains("--parts"))
+                    continue;
+                // Where a file-backed read's gap goes: the source's call alone (no lookup), the pool's handle alone (no engine code).
+                Report("source", segments, Measure(path, backing, segments, rounds, fileBacked: true, Side.SourceAlone));
+                Report("handle", segments, Measure(path, backing, segments, rounds, fileBacked: true, Side.PoolHandleAlone));
             }
             return 0;
         }
@@ -43,7 +49,20 @@ internal static class PairedReadTiming
         }
     }
 
-    private static (double[] Direct, double[] Engine) Measure(string path, byte[] backing, int segments, int rounds, bool fileBacked)
+    /// <summary>What the engine side of a pair reads through: the virtual file, or (<c>--parts</c>) one part of its file path alone.</summary>
+    private enum Side { Engine, SourceAlone, PoolHandleAlone }
+
+    private static void EngineSide(Side side, VirtualFile file, long[] virtualOffsets, int[] sourceOffsets, byte[] buffer)
+    {
+        switch (side)
+        {
+            case Side.Engine: EngineReads(file, virtualOffsets, buffer); break;
+            case Side.SourceAlone: SourceReads((FileSource)file.Segments[0].Source, sourceOffsets, buffer); break;
+            default: DirectFileReads(((FileSource)file.Segments[0].Source).File.GetHandle(), sourceOffsets, buffer); break;
+        }
+    }
+
+    private static (double[] Direct, double[] Engine) Measure(string path, byte[] backing, int segments, int rounds, bool fileBacked, Side side = Side.Engine)
     {
         var random = new Random(segments);
         var sources = new int[segments];
@@ -77,12 +96,12 @@ internal static class PairedReadTiming
             bool engineFirst = (round & 1) != 0;
             double engineTime = 0, directTime;
             if (engineFirst)
-                engineTime = Time(() => EngineReads(file, virtualOffsets, buffer));
+                engineTime = Time(() => EngineSide(side, file, virtualOffsets, sourceOffsets, buffer));
             directTime = fileBacked
                 ? Time(() => DirectFileReads(handle, sourceOffsets, buffer))
                 : Time(() => DirectCopies(backing, sourceOffsets, buffer));
             if (!engineFirst)
-                engineTime = Time(() => EngineReads(file, virtualOffsets, buffer));
+                engineTime = Time(() => EngineSide(side, file, virtualOffsets, sourceOffsets, buffer));
             if (round < 0)
                 continue;
             direct[round] = directTime;
@@ -109,6 +128,12 @@ internal static class PairedReadTiming
     {
         foreach (int offset in offsets)
             RandomAccess.Read(handle, buffer, offset);
+    }
+
+    private static void SourceReads(FileSource source, int[] offsets, byte[] buffer)
+    {
+        foreach (int offset in offsets)
+            source.ReadExactly(offset, buffer);
     }
 
     private static void EngineReads(VirtualFile file, long[] offsets, byte[] buffer)

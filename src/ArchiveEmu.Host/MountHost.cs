@@ -128,7 +128,7 @@ public static class MountHost
         if (!File.Exists("/dev/fuse"))
             return "/dev/fuse not found: load the fuse kernel module (modprobe fuse), or give the container --device /dev/fuse";
         if (!Fuse.Kernel.KernelMount.MountsDirectly && Fuse.Kernel.Fusermount.Program is null)
-            return "fusermount3 is not on PATH: a normal user mounts through it (Debian/Ubuntu: sudo apt-get install fuse3; SteamOS has it)";
+            return Fuse.Kernel.Fusermount.Missing;
         if (!options.UsesKernelProtocol && LibFuse.Unavailable() is { } noLibrary)
             return noLibrary;
         Action<string> cleaned = message => Log.Warning("{Message}", message);

@@ -57,7 +57,8 @@ internal static class MountReadBenchmark
         }
     }
 
-    private static IEnumerable<string> Option(string[] args, string name, string key) =>
+    /// <summary>A host setting from a benchmark option: <c>--fuse X</c> gives <c>--ArchiveEmu:Fuse=X</c>; nothing when not given.</summary>
+    internal static IEnumerable<string> Option(string[] args, string name, string key) =>
         args.SkipWhile(a => a != name).Skip(1).Take(1).Select(value => $"--{key}={value}");
 
     /// <summary>

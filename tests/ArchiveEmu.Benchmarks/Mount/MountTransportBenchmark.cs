@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.InteropServices;
 using ArchiveEmu.Benchmarks.Formats;
 
 namespace ArchiveEmu.Benchmarks.Mount;
@@ -26,8 +25,8 @@ internal static class MountTransportBenchmark
         double modPercent = double.Parse(Value(args, "--mod-percent") ?? "1", System.Globalization.CultureInfo.InvariantCulture);
         string[] cases = (Value(args, "--cases") ?? "seq,random,readers,cold").Split(',');
         string root = Value(args, "--dir") ?? Path.Combine(Path.GetTempPath(), $"archiveemu-bigmount-{Environment.ProcessId}");
-        string[] hostArgs = [.. Option(args, "--fuse", "ArchiveEmu:Fuse"), .. Option(args, "--passthrough", "ArchiveEmu:Passthrough"),
-            .. Option(args, "--threads", "ArchiveEmu:Threads")];
+        string[] hostArgs = [.. MountReadBenchmark.Option(args, "--fuse", "ArchiveEmu:Fuse"), .. MountReadBenchmark.Option(args, "--passthrough", "ArchiveEmu:Passthrough"),
+            .. MountReadBenchmark.Option(args, "--threads", "ArchiveEmu:Threads")];
         try
         {
             int entries = (int)(sizeMiB * (1 << 20) / EntrySize);
@@ -36,7 +35,7 @@ internal static class MountTransportBenchmark
             var setup = Setup.Create(root, entries, injectEvery);
             Console.WriteLine($"archive: {setup.Length / (1 << 20)} MiB AFS, {entries} entries, {setup.ModBytes * 100.0 / setup.Length:0.00} % of its bytes " +
                               $"from {setup.ModFiles.Length} loose files; written in {clock.Elapsed.TotalSeconds:0.0} s");
-            Console.WriteLine($"user {Environment.UserName} (uid {Geteuid()}), host options: {(hostArgs.Length == 0 ? "defaults" : string.Join(' ', hostArgs))}, " +
+            Console.WriteLine($"user {Environment.UserName}, host options: {(hostArgs.Length == 0 ? "defaults" : string.Join(' ', hostArgs))}, " +
                               $"runs {runs}, {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, load {File.ReadAllText("/proc/loadavg").Split(' ')[0]}");
             using var host = StartHost(root, "mnt", setup, hostArgs);
             // --also-libfuse: a second host through libfuse, its emulated archive a fourth target in the same rounds.
@@ -87,9 +86,6 @@ internal static class MountTransportBenchmark
     ]);
 
     private static string? Value(string[] args, string name) => args.SkipWhile(a => a != name).Skip(1).FirstOrDefault();
-
-    private static IEnumerable<string> Option(string[] args, string name, string key) =>
-        args.SkipWhile(a => a != name).Skip(1).Take(1).Select(value => $"--{key}={value}");
 
     /// <summary>
     /// One measure per target per round, targets back to back so a burst of load hits them alike, and the order rotated
@@ -222,17 +218,12 @@ internal static class MountTransportBenchmark
         foreach (var path in paths)
         {
             using var handle = File.OpenHandle(path);
-            int error = PosixFadvise((int)handle.DangerousGetHandle(), 0, 0, 4 /* POSIX_FADV_DONTNEED */);
+            int error = Core.Interop.LibC.PosixFadvise((int)handle.DangerousGetHandle(), 0, 0, Core.Interop.LibC.POSIX_FADV_DONTNEED);
             if (error != 0)
                 throw new IOException($"{path}: posix_fadvise(DONTNEED) failed, errno {error}");
         }
     }
 
-    [DllImport("libc", EntryPoint = "posix_fadvise")]
-    private static extern int PosixFadvise(int fd, long offset, long length, int advice);
-
-    [DllImport("libc", EntryPoint = "geteuid")]
-    private static extern uint Geteuid();
 
     /// <summary>The game (the AFS and an untouched copy of the emulated bytes), the mod, the plain file.</summary>
     private sealed record Setup(string Game, string Mod, string Original, string Plain, string UntouchedSource, string[] ModFiles, long Length, long ModBytes)

@@ -20,6 +20,9 @@ internal static unsafe class Fusermount
     /// <summary>fusermount3's path, or null when it is not on PATH.</summary>
     public static string? Program => ProgramSearch.OnPath("fusermount3");
 
+    /// <summary>The line for a normal user without fusermount3.</summary>
+    public const string Missing = "fusermount3 is not on PATH: a normal user mounts through it (Debian/Ubuntu: sudo apt-get install fuse3; SteamOS has it)";
+
     /// <summary>
     /// Mounts a FUSE connection at <paramref name="mountPoint"/> with <paramref name="options"/> (a -o list) and returns
     /// its /dev/fuse descriptor (close-on-exec). Throws <see cref="IOException"/> naming the mount point and
@@ -27,7 +30,7 @@ internal static unsafe class Fusermount
     /// </summary>
     public static int Mount(string mountPoint, string options)
     {
-        string program = Program ?? throw new IOException($"{mountPoint}: a normal user mounts through fusermount3, which is not installed (Debian package fuse3)");
+        string program = Program ?? throw new IOException($"{mountPoint}: {Missing}");
         int* pair = stackalloc int[2];
         if (LibC.SocketPair(AfUnix, SockStream | SockCloexec, 0, pair) != 0)
             throw new IOException($"{mountPoint}: cannot make a socket for fusermount3 ({Errno.Describe(Marshal.GetLastPInvokeError())})");

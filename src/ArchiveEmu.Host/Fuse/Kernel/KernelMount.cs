@@ -10,8 +10,8 @@ namespace ArchiveEmu.Host.Fuse.Kernel;
 /// reads that file directly — at the speed of the filesystem below, in its large folios — and the host sees
 /// no reads at all. libfuse 3.14 (Debian 12) cannot negotiate passthrough. As root it mounts with mount(2); a normal
 /// user's mount is made by fusermount3, which hands back the /dev/fuse descriptor (<see cref="Fusermount"/>), and has
-/// no passthrough (the backing-file ioctl needs CAP_SYS_ADMIN). Either way requests are answered here, in 1 MiB
-/// reads, where libfuse's mount asks for 128 KiB at a time.
+/// no passthrough (the backing-file ioctl needs CAP_SYS_ADMIN). Either way requests are answered here, up to 1 MiB
+/// each; how large the kernel makes them follows the mount's read-ahead, which only root raises (ReadAhead).
 /// </summary>
 internal sealed unsafe partial class KernelMount : IMountSession
 {

@@ -12,7 +12,8 @@ namespace ArchiveEmu.Benchmarks;
 /// <c>-- layoutstages FORMAT…</c> where a layout restore's time goes (see <see cref="Formats.LayoutRestoreStages"/>),
 /// <c>-- mergedreads</c> where a warm 4 KiB merged read's time goes (see <see cref="MergedCache.MergedPairedReads"/>),
 /// <c>-- coldmerged</c> what the merged source's cold bring-in buys (see <see cref="MergedCache.MergedColdBringIn"/>),
-/// <c>-- bigmount</c> a 1 GiB emulated archive through the mount per transport (see <see cref="Mount.MountTransportBenchmark"/>),
+/// <c>-- bigmount</c> a 1 GiB emulated archive through the mount per transport (see <see cref="Mount.MountTransportBenchmark"/>;
+/// <c>-- bigmount-roundtrip FILE…</c> its request round trip on any mount's files),
 /// <c>-- clonecost</c> how much of an emulated archive a copy-on-write clone could share (see <see cref="Mount.CloneCost"/>),
 /// <c>-- p5r-scale</c> build and mount times at Persona 5 Royal's scale (see <see cref="Persona.P5rScaleBenchmark"/>).
 /// </summary>
@@ -22,6 +23,8 @@ public static class Program
     {
         if (args.Length > 0 && args[0] == "mount")
             return Mount.MountReadBenchmark.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "bigmount-roundtrip")
+            return Mount.MountTransportBenchmark.RoundTrip(args[1..]);
         if (args.Length > 0 && args[0] == "bigmount")
             return Mount.MountTransportBenchmark.Run(args[1..]);
         if (args.Length > 0 && args[0] == "clonecost")

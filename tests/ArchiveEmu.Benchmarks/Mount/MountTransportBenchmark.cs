@@ -18,6 +18,18 @@ internal static class MountTransportBenchmark
     private const int EntrySize = 256 * 1024;
     private const int RandomReadsWarm = 50_000, RandomReadsCold = 2_000, Readers = 4;
 
+    /// <summary>
+    /// <c>bigmount-roundtrip FILE…</c>: the round-trip case alone on files of any mount (another FUSE server's, such as
+    /// libfuse's examples with and without <c>-o io_uring</c>): each file's pages dropped, then random 4 KiB reads, µs per read.
+    /// </summary>
+    public static int RoundTrip(string[] files)
+    {
+        var rounds = Rounds(9, files, path => { Drop([path]); return RandomReads(path, RandomReadsCold); });
+        for (int f = 0; f < files.Length; f++)
+            Console.WriteLine($"{files[f]}: {Median(rounds.Select(r => r[f])):0.0} µs per 4 KiB read (rounds {rounds.Min(r => r[f]):0.0}–{rounds.Max(r => r[f]):0.0})");
+        return 0;
+    }
+
     public static int Run(string[] args)
     {
         int runs = int.Parse(Value(args, "--runs") ?? "7");

@@ -9,8 +9,11 @@ namespace ArchiveEmu.Core.MergedCache;
 /// <summary>Versions and magic numbers of the cache's files on disk.</summary>
 internal static class CacheFormat
 {
-    /// <summary>Bumped whenever a file layout or a builder's output changes: every older entry becomes a miss.</summary>
-    public const int Version = 1;
+    /// <summary>
+    /// Bumped whenever a file layout or a builder's output changes: every older entry becomes a miss. 2: unchanged AFS and
+    /// CPK entries move by whole 4 KiB blocks (<c>Formats/SharedBlocks</c>).
+    /// </summary>
+    public const int Version = 2;
 
     public static ReadOnlySpan<byte> IndexMagic => "AEMCIDX\0"u8;
     public static ReadOnlySpan<byte> PackMagic => "AEMCPACK"u8;
@@ -53,6 +56,14 @@ internal sealed class CacheIndex
         byte[] payload = JsonSerializer.SerializeToUtf8Bytes(Entries, Json);
         return CacheEnvelope.Seal(CacheFormat.IndexMagic, CacheFormat.Version, payload);
     }
+
+    /// <summary>
+    /// The version of an index another ArchiveEmu version wrote (its magic right, its version not this build's), else
+    /// null: such an index is no damage, though none of its entries can be used.
+    /// </summary>
+    public static int? OtherVersion(ReadOnlySpan<byte> bytes) =>
+        bytes.Length >= 32 && bytes[..8].SequenceEqual(CacheFormat.IndexMagic) && BinaryPrimitives.ReadInt32LittleEndian(bytes[8..]) is var v
+        && v != CacheFormat.Version ? v : null;
 
     /// <summary>Parses an index file's bytes; a damaged or foreign file is an <see cref="InvalidDataException"/> saying what is wrong.</summary>
     public static CacheIndex Deserialize(ReadOnlySpan<byte> bytes)

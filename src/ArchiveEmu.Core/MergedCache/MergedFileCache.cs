@@ -78,6 +78,11 @@ internal sealed partial class MergedFileCache
         {
             return CacheIndex.Empty;
         }
+        if (CacheIndex.OtherVersion(bytes) is { } version)
+        {
+            Warn($"{IndexPath}: written by another ArchiveEmu version (cache format {version}; this one uses {CacheFormat.Version}); the cache starts afresh");
+            return CacheIndex.Empty;
+        }
         try
         {
             return CacheIndex.Deserialize(bytes);

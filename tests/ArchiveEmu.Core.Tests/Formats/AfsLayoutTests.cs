@@ -64,11 +64,24 @@ public sealed class AfsLayoutTests
     }
 
     [Test]
-    public void Build_FromTheFirstChangeOn_EntriesArePackedOnSectorBoundaries()
+    public void Build_AfterAnEntryThatShrank_TheUnchangedOnesStayWhereTheyWere_NotPackedHalfABlockCloser()
     {
         var original = Original(0x3000, [(0x1000, A), (0x2000, B), (0x2800, C)]);
         var (_, entries) = Build(original, (0, TestData.Random(4, 10)));
-        Assert.That(entries.Select(e => e.Offset), Is.EqualTo(new long[] { 0x1000, 0x1800, 0x2000 }), "B and C packed after the change");
+        Assert.That(entries.Select(e => e.Offset), Is.EqualTo(new long[] { 0x1000, 0x2000, 0x2800 }),
+            "B could go at 0x1800, but a move of half a 4 KiB block would leave none of its blocks shareable with the original");
+    }
+
+    [Test]
+    public void Build_AfterAnEntryThatGrew_TheUnchangedOnesMoveByWholeBlocks_AndTheirPaddingAndBytesComeAlong()
+    {
+        var original = Original(0x3000, [(0x1000, A), (0x2000, B), (0x2800, C)]); // B's bytes lie where the gap will be
+        var grown = TestData.Random(5, 0x1100); // ends at 0x2100: packed, B would go at 0x2800
+        var (bytes, entries) = Build(original, (0, grown));
+        Assert.That(entries.Select(e => e.Offset), Is.EqualTo(new long[] { 0x1000, 0x3000, 0x3800 }));
+        Assert.That(entries[1].Sha256, Is.EqualTo(AfsIndependentReader.Sha256(B)));
+        Assert.That(entries[2].Sha256, Is.EqualTo(AfsIndependentReader.Sha256(C)));
+        Assert.That(bytes.AsSpan(0x2100, 0x3000 - 0x2100).ToArray(), Is.All.Zero, "the gap before the moved B is zeros, not the original's bytes");
     }
 
     [Test]
@@ -105,7 +118,7 @@ public sealed class AfsLayoutTests
         // 8 + 8n + 8 is 2,048 for 254 entries and 2,056 for 255.
         var original = _dir.Write("three.afs", AfsTestWriter.Write([A, B, C], AfsTestWriter.NameTable.None));
         Assert.That(Build(original, (253, C)).Entries[0].Offset, Is.EqualTo(0x800));
-        Assert.That(Build(original, (254, C)).Entries[0].Offset, Is.EqualTo(0x1000));
+        Assert.That(Build(original, (254, C)).Entries[0].Offset, Is.EqualTo(0x1800), "the header ends at 0x1000; A moves a whole block");
     }
 
     [Test]

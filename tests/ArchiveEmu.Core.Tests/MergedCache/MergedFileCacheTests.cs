@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
@@ -188,6 +189,25 @@ public sealed class MergedFileCacheTests
         using var reopened = _game.Game(cache).OpenFile("data/tex.afs");
         Assert.That(CacheTestGame.ReadAll(reopened), Is.EqualTo(expected), "a new open checks every chunk again");
         Assert.That(_game.Warnings, Has.Some.Contains("fails its hash check").Or.Some.Contains("does not decode"));
+    }
+
+    [Test]
+    public void AnIndexAnotherVersionWrote_IsAnEmptyCache_SaidAsSuch_NotAsDamage_AndTheNextBuildRecovers()
+    {
+        var cache = _game.Cache();
+        _game.BuildAll(cache, merge: true);
+        var index = Path.Combine(_game.CacheFolder, "index.bin");
+        var bytes = File.ReadAllBytes(index);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(8), CacheFormat.Version - 1); // the version field, outside the checksum
+        File.WriteAllBytes(index, bytes);
+
+        Assert.That(cache.ReadIndex().Entries, Is.Empty);
+        Assert.That(_game.Warnings, Has.Some.Contains($"written by another ArchiveEmu version (cache format {CacheFormat.Version - 1}; this one uses {CacheFormat.Version}); the cache starts afresh"));
+        Assert.That(_game.Warnings, Has.None.Contains("damaged"));
+        _game.BuildAll(cache, merge: true);
+        Assert.That(cache.ReadIndex().Entries, Has.Count.EqualTo(Archives.Length));
+        using (var file = _game.Game(cache).OpenFile("data/tex.afs"))
+            Assert.That(CacheTestGame.ReadAll(file), Is.EqualTo(_game.Emulated("data/tex.afs")));
     }
 
     [Test]

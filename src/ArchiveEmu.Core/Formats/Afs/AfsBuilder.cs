@@ -6,8 +6,8 @@ namespace ArchiveEmu.Core.Formats.Afs;
 /// <summary>
 /// Lays out an emulated AFS archive: the header and name table rebuilt in memory, unchanged entries
 /// as slices of the original, injected ones as slices of their inputs. Entries before the first
-/// change keep their original offsets (and the bytes between them); from there on entries are packed
-/// on 0x800 boundaries.
+/// change keep their original offsets (and the bytes between them); from there on entries are placed
+/// on 0x800 boundaries, an unchanged one moved by a whole number of 4 KiB blocks (<see cref="SharedBlocks"/>).
 /// </summary>
 internal static class AfsBuilder
 {
@@ -44,7 +44,10 @@ internal static class AfsBuilder
                 else
                 {
                     keepOriginalOffsets = false;
-                    builder.AppendPadding(AfsFormat.Alignment);
+                    if (change is null)
+                        builder.AppendZeros(SharedBlocks.Keep(builder.Position, old!.Offset, AfsFormat.Alignment) - builder.Position);
+                    else
+                        builder.AppendPadding(AfsFormat.Alignment);
                     offset = builder.Position;
                     if (change is null)
                         AppendOriginalWithPadding(builder, original, old!);

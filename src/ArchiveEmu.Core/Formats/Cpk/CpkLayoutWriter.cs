@@ -5,7 +5,7 @@ namespace ArchiveEmu.Core.Formats.Cpk;
 /// <summary>
 /// Lays out an emulated CPK: the header packet at 0 (the original's bytes up to its first table kept when the header
 /// did not change size, "(c)CRI" included), the tables that came before the content in their original order, the
-/// content (every entry on the alignment; runs of unchanged entries one slice of the original, padding included), then
+/// content (every entry on the alignment, an unchanged one of a CPK with a TOC moved by a whole number of 4 KiB blocks; runs of unchanged entries one slice of the original, padding included), then
 /// the tables that came after it (the ETOC). Table sizes and the offsets inside them depend on each other, so the
 /// layout is repeated until the tables' sizes stop changing.
 /// </summary>
@@ -37,9 +37,11 @@ internal static class CpkLayoutWriter
             }
             long contentOffset = layout.Align(pos);
             pos = contentOffset;
+            // An ID-only CPK has no offsets: its entries follow one another on the alignment, so none may move further.
+            bool offsetsListed = !original.IsIdOnly;
             foreach (var slot in content)
             {
-                slot.Position = layout.Align(pos);
+                slot.Position = slot.Old is not null && offsetsListed ? SharedBlocks.Keep(pos, slot.Old.Offset, layout.Alignment) : layout.Align(pos);
                 pos = slot.Position + slot.Size;
             }
             long contentEnd = layout.Align(pos);

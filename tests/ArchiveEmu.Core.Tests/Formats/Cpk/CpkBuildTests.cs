@@ -60,6 +60,27 @@ public sealed class CpkBuildTests
         Assert.That(archive.Entries[0].Origin, Is.EqualTo("mod"));
     }
 
+    [TestCase(0x800)]
+    [TestCase(0x20)]
+    [TestCase(1)]
+    public void Build_AfterAnEntryThatGrew_UnchangedEntriesMoveByWholeBlocks_SoAClonesBlocksLineUpWithTheOriginals(int alignment)
+    {
+        var entries = CpkTestFiles.Named(compressSome: true);
+        var path = _dir.Write("data.cpk", CpkTestWriter.WriteNamed(entries, new CpkTestWriter.Options(alignment, WithEtoc: true)));
+        var before = CpkIndependentReader.Read(path).Entries.ToDictionary(e => e.Path, e => e.Offset);
+        var first = before.MinBy(e => e.Value).Key;
+        var bigger = TestData.Random(104, 9001);
+
+        using var archive = Build(path, Change(first, bigger));
+
+        var expected = Expected(entries).Select(e => string.Equals(e.Item1, first, StringComparison.OrdinalIgnoreCase) ? (e.Item1, bigger) : e).ToList();
+        var theirs = CpkTestFiles.VerifyNamed(archive, _dir["out.cpk"], expected);
+        var moved = theirs.Entries.Where(e => e.Path != first).Select(e => e.Offset - before[e.Path]).ToList();
+        Assert.That(moved, Has.All.GreaterThan(0), "the grown entry pushes the rest along");
+        Assert.That(moved.Select(m => m % 4096), Has.All.Zero, $"moves {string.Join(", ", moved)}");
+        Assert.That(theirs.Entries.Select(e => e.Offset % Math.Max(1, alignment)), Has.All.Zero, "the CPK's own alignment still holds");
+    }
+
     [Test]
     public void Build_AddAndDelete_KeepsASortedTocSortedAndTheEtocInStep()
     {

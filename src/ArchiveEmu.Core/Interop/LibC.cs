@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.Interop;
 /// </summary>
 internal static unsafe partial class LibC
 {
-    public const int EPERM = 1, ENOENT = 2, ENOTDIR = 20, ENOSYS = 38;
+    public const int EPERM = 1, ENOENT = 2, EXDEV = 18, ENOTDIR = 20, EINVAL = 22, ENOTTY = 25, ENOSYS = 38, EOPNOTSUPP = 95;
     public const int O_RDONLY = 0, O_DIRECTORY = 0x10000, O_CLOEXEC = 0x80000;
     public const int PROT_READ = 1, MAP_SHARED = 1;
     public const int MADV_RANDOM = 1, MADV_DONTNEED = 4, MADV_HUGEPAGE = 14, MADV_POPULATE_READ = 22;
@@ -88,4 +88,20 @@ internal static unsafe partial class LibC
 
     [LibraryImport("libc", EntryPoint = "kill")]
     public static partial int Kill(int pid, int signal);
+
+    /// <summary>_IOW(0x94, 13, struct file_clone_range): share a range of one file's blocks with another (btrfs, XFS).</summary>
+    public const ulong FICLONERANGE = 0x4020940D;
+
+    /// <summary>struct file_clone_range of ioctl_ficlonerange(2).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct FileCloneRange
+    {
+        public long SourceFd;
+        public ulong SourceOffset;
+        public ulong SourceLength;
+        public ulong DestinationOffset;
+    }
+
+    [LibraryImport("libc", EntryPoint = "ioctl", SetLastError = true)]
+    public static partial int IoctlCloneRange(SafeFileHandle destination, ulong request, ref FileCloneRange range);
 }

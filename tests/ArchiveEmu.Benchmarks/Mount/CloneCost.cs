@@ -57,27 +57,29 @@ internal static class CloneCost
                           + $"{Share(shared, file.Length)} | {Share(written, file.Length)} | {Share(holes, file.Length)} |");
     }
 
-    /// <summary>Bytes in shared blocks, written blocks and hole blocks (the last block counted at its real length), and bytes from mod files.</summary>
+    /// <summary>Bytes in shared blocks (Core's <c>ClonePlan</c>, what <c>ArchiveClone</c> clones), written blocks and hole blocks (the last block counted at its real length), and bytes from mod files.</summary>
     internal static (long Shared, long Written, long Holes, long FromMods) Count(VirtualFile file)
     {
         var segments = file.Segments;
         var original = segments.ToArray().Select(s => s.Source).OfType<FileSource>().GroupBy(s => s.Path)
             .OrderByDescending(g => g.Sum(s => 1)).First().Key; // the archive's own file: the most segments
-        long shared = 0, written = 0, holes = 0, fromMods = 0;
+        long fromMods = 0;
         foreach (var s in segments)
             if (s.Source is FileSource f && f.Path != original)
                 fromMods += s.Length;
-        int i = 0;
+        var plan = Core.Clones.ClonePlan.Of(file, original);
+        long shared = plan.Sum(r => r.Length), written = 0, holes = 0;
+        int i = 0, next = 0;
         for (long block = 0; block < file.Length; block += Block)
         {
+            while (next < plan.Count && plan[next].Offset + plan[next].Length <= block)
+                next++;
+            if (next < plan.Count && plan[next].Offset <= block)
+                continue; // shared
             long end = Math.Min(block + Block, file.Length);
             while (segments[i].VirtualEnd <= block)
                 i++;
-            ref readonly var first = ref segments[i];
-            if (first.Source is FileSource && first.VirtualOffset <= block && first.VirtualEnd >= end
-                && (first.SourceOffset + (block - first.VirtualOffset)) % Block == 0)
-                shared += end - block;
-            else if (OnlyZeros(segments, i, end))
+            if (OnlyZeros(segments, i, end))
                 holes += end - block;
             else
                 written += end - block;

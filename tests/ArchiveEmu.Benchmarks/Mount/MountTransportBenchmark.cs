@@ -11,7 +11,9 @@ namespace ArchiveEmu.Benchmarks.Mount;
 /// Runs as any user: cold reads drop the files' pages with posix_fadvise(DONTNEED), so no root is needed; for a
 /// throttled device, put <c>--dir</c> on it and run this inside the throttling cgroup.
 /// <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- bigmount [--runs 7] [--dir DIR] [--size-mib 1024]
-/// [--mod-percent 1] [--keep] [--cases seq,random,readers,roundtrip,cold] [--fuse kernel|libfuse] [--passthrough true|false] [--threads N] [--also-libfuse]</c>
+/// [--mod-percent 1] [--keep] [--cases seq,random,readers,roundtrip,cold] [--fuse kernel|libfuse] [--passthrough true|false] [--threads N] [--also-libfuse]
+/// [--clone]</c>. With <c>--clone</c> the untouched game file is a copy-on-write clone of the emulated archive (Core's
+/// <c>ArchiveClone</c>; <c>--dir</c> on btrfs or XFS), so that column measures a clone served through the mount.
 /// </summary>
 internal static class MountTransportBenchmark
 {
@@ -44,9 +46,12 @@ internal static class MountTransportBenchmark
             int entries = (int)(sizeMiB * (1 << 20) / EntrySize);
             int injectEvery = Math.Max(1, (int)Math.Round(100 / modPercent));
             var clock = Stopwatch.StartNew();
-            var setup = Setup.Create(root, entries, injectEvery);
+            var setup = Setup.Create(root, entries, injectEvery, args.Contains("--clone"));
             Console.WriteLine($"archive: {setup.Length / (1 << 20)} MiB AFS, {entries} entries, {setup.ModBytes * 100.0 / setup.Length:0.00} % of its bytes " +
                               $"from {setup.ModFiles.Length} loose files; written in {clock.Elapsed.TotalSeconds:0.0} s");
+            if (setup.Cloned is { } clone)
+                Console.WriteLine($"untouched game file: a clone of the emulated archive, made in {setup.CloneSeconds * 1000:0} ms: {clone.Shared / 1048576.0:0.0} MiB shared " +
+                                  $"with the original, {clone.Written / 1048576.0:0.0} MiB written, {clone.Holes / 1048576.0:0.0} MiB holes");
             Console.WriteLine($"user {Environment.UserName}, host options: {(hostArgs.Length == 0 ? "defaults" : string.Join(' ', hostArgs))}, " +
                               $"runs {runs}, {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, load {File.ReadAllText("/proc/loadavg").Split(' ')[0]}");
             using var host = StartHost(root, "mnt", setup, hostArgs);
@@ -238,11 +243,12 @@ internal static class MountTransportBenchmark
 
 
     /// <summary>The game (the AFS and an untouched copy of the emulated bytes), the mod, the plain file.</summary>
-    private sealed record Setup(string Game, string Mod, string Original, string Plain, string UntouchedSource, string[] ModFiles, long Length, long ModBytes)
+    private sealed record Setup(string Game, string Mod, string Original, string Plain, string UntouchedSource, string[] ModFiles, long Length, long ModBytes,
+        Core.Clones.CloneResult? Cloned, double CloneSeconds)
     {
         public const string Untouched = "untouched.bin";
 
-        public static Setup Create(string root, int entries, int injectEvery)
+        public static Setup Create(string root, int entries, int injectEvery, bool clone)
         {
             string game = Path.Combine(root, "game");
             LargeAfsFixture.Write(game, entries, EntrySize, injectEvery, out string original, out _);
@@ -255,8 +261,17 @@ internal static class MountTransportBenchmark
             using (var output = new FileStream(plain, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
                 emulated.OpenStream().CopyTo(output, 1 << 20);
             string untouched = Path.Combine(game, Untouched);
-            File.Copy(plain, untouched);
-            return new Setup(game, mod, original, plain, untouched, modFiles, new FileInfo(plain).Length, modFiles.Sum(f => new FileInfo(f).Length));
+            Core.Clones.CloneResult? cloned = null;
+            var clock = Stopwatch.StartNew();
+            if (clone && OperatingSystem.IsLinux())
+            {
+                using var emulated = Core.Serving.EmulatedGame.Open(new Core.Serving.GameSetup(game, [mod])).OpenFile("large.afs");
+                cloned = Core.Clones.ArchiveClone.Write(emulated, original, untouched);
+            }
+            else
+                File.Copy(plain, untouched);
+            return new Setup(game, mod, original, plain, untouched, modFiles, new FileInfo(plain).Length, modFiles.Sum(f => new FileInfo(f).Length),
+                cloned, clock.Elapsed.TotalSeconds);
         }
     }
 }

@@ -1,0 +1,127 @@
+using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+using ArchiveEmu.Core.Interop;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.VirtualFiles;
+using Microsoft.Win32.SafeHandles;
+
+namespace ArchiveEmu.Core.Clones;
+
+/// <summary>What a clone took: its length, the bytes shared with the original, written, and left as holes.</summary>
+internal sealed record CloneResult(long Length, long Shared, long Written, long Holes);
+
+/// <summary>The file system refused to share blocks; the message names the files and says why.</summary>
+internal sealed class CloneRefusedException(string message) : IOException(message);
+
+/// <summary>
+/// Writes an emulated file's bytes as one real file sharing the original's blocks (a copy-on-write clone,
+/// FICLONERANGE, on btrfs or XFS): the ranges <see cref="ClonePlan"/> finds are cloned, the rest (rebuilt tables, the
+/// mods' bytes, the edges of moved runs) written, blocks of zeros left as holes. Written under a temporary name in the
+/// destination's folder, synced, then renamed into place: a reader sees the old file or the whole new one.
+/// </summary>
+[SupportedOSPlatform("linux")]
+internal static class ArchiveClone
+{
+    private const int Chunk = 1 << 20;
+
+    /// <summary>
+    /// Writes <paramref name="file"/> to <paramref name="destination"/> sharing what it can with <paramref name="original"/>
+    /// (the path its segments name). Throws <see cref="CloneRefusedException"/> when the file system cannot share blocks,
+    /// an IOException naming the file for any other failure; either way no temporary file is left.
+    /// </summary>
+    public static CloneResult Write(VirtualFile file, string original, string destination)
+    {
+        var plan = ClonePlan.Of(file, original);
+        string folder = Path.GetDirectoryName(Path.GetFullPath(destination))!;
+        string temporary = Path.Combine(folder, $".{Path.GetFileName(destination)}.{Environment.ProcessId}.tmp");
+        try
+        {
+            long written, holes;
+            using (var source = File.OpenHandle(original))
+            using (var target = File.OpenHandle(temporary, FileMode.CreateNew, FileAccess.Write))
+            {
+                RandomAccess.SetLength(target, file.Length);
+                foreach (var range in plan)
+                    Clone(source, target, range, original, destination);
+                (written, holes) = WriteTheRest(file, target, plan);
+                if (LibC.Fsync((int)target.DangerousGetHandle()) != 0)
+                    throw new IOException($"{destination}: writing the clone to disk failed ({Marshal.GetLastPInvokeErrorMessage()})");
+            }
+            File.Move(temporary, destination, overwrite: true);
+            DirectorySync.Flush(folder);
+            return new CloneResult(file.Length, plan.Sum(r => r.Length), written, holes);
+        }
+        catch
+        {
+            File.Delete(temporary);
+            throw;
+        }
+    }
+
+    private static void Clone(SafeFileHandle source, SafeFileHandle target, CloneRange range, string original, string destination)
+    {
+        var request = new LibC.FileCloneRange
+        {
+            SourceFd = source.DangerousGetHandle(), SourceOffset = (ulong)range.SourceOffset,
+            SourceLength = (ulong)range.Length, DestinationOffset = (ulong)range.Offset,
+        };
+        if (LibC.IoctlCloneRange(target, LibC.FICLONERANGE, ref request) == 0)
+            return;
+        int errno = Marshal.GetLastPInvokeError();
+        string reason = Marshal.GetPInvokeErrorMessage(errno);
+        throw errno switch
+        {
+            LibC.EXDEV => new CloneRefusedException($"{destination}: cannot share blocks with {original}: they are on different file systems"),
+            LibC.EOPNOTSUPP or LibC.ENOTTY or LibC.EINVAL => new CloneRefusedException(
+                $"{destination}: the file system cannot share blocks with {original} (no reflink: {reason}); btrfs and XFS can"),
+            _ => new IOException($"{destination}: sharing [{range.SourceOffset}, {range.SourceOffset + range.Length}) of {original} failed ({reason})"),
+        };
+    }
+
+    /// <summary>Writes every byte outside the cloned ranges, skipping whole blocks of zeros (the file was sized with holes).</summary>
+    private static (long Written, long Holes) WriteTheRest(VirtualFile file, SafeFileHandle target, List<CloneRange> plan)
+    {
+        var buffer = GC.AllocateUninitializedArray<byte>(Chunk, pinned: true);
+        long written = 0, holes = 0, at = 0;
+        foreach (var gap in Gaps(file.Length, plan))
+        {
+            for (at = gap.Start; at < gap.End;)
+            {
+                int n = (int)Math.Min(Chunk, gap.End - at);
+                var chunk = buffer.AsSpan(0, n);
+                file.ReadExactly(at, chunk);
+                for (int block = 0; block < n;)
+                {
+                    int length = (int)Math.Min(ClonePlan.Block, n - block);
+                    if (!chunk.Slice(block, length).ContainsAnyExcept((byte)0))
+                    {
+                        holes += length;
+                        block += length;
+                        continue;
+                    }
+                    int runEnd = block + length; // write a run of blocks holding data in one call
+                    while (runEnd < n && chunk.Slice(runEnd, (int)Math.Min(ClonePlan.Block, n - runEnd)).ContainsAnyExcept((byte)0))
+                        runEnd += (int)Math.Min(ClonePlan.Block, n - runEnd);
+                    RandomAccess.Write(target, chunk[block..runEnd], at + block);
+                    written += runEnd - block;
+                    block = runEnd;
+                }
+                at += n;
+            }
+        }
+        return (written, holes);
+    }
+
+    private static IEnumerable<(long Start, long End)> Gaps(long length, List<CloneRange> plan)
+    {
+        long at = 0;
+        foreach (var range in plan)
+        {
+            if (range.Offset > at)
+                yield return (at, range.Offset);
+            at = range.Offset + range.Length;
+        }
+        if (at < length)
+            yield return (at, length);
+    }
+}

@@ -1,0 +1,58 @@
+namespace ArchiveEmu.TestSupport;
+
+/// <summary>
+/// A folder on a file system that shares blocks between files (XFS, made with reflink, on a loop device), for the tests
+/// of copy-on-write clones: this machine's own disk is ext4, which cannot. Linux and root only (a loop mount), and
+/// mkfs.xfs (xfsprogs); where one is missing the test skips, or fails on CI's machine (<see cref="CiMachine"/>).
+/// Dispose unmounts it, asking again until it is gone, and deletes the image.
+/// </summary>
+public sealed class ReflinkFolder : IDisposable
+{
+    private readonly TempDirectory _scratch;
+
+    /// <summary>The mounted file system's root.</summary>
+    public string Folder { get; }
+
+    private ReflinkFolder(TempDirectory scratch)
+    {
+        _scratch = scratch;
+        Folder = Path.Combine(scratch.Path, "xfs");
+    }
+
+    /// <summary>A 320 MiB XFS (the least mkfs.xfs makes; sparse, so it takes what is written) mounted at a new folder.</summary>
+    public static ReflinkFolder Create()
+    {
+        LinuxOnly.Require("an XFS loop mount");
+        CiMachine.RequireRoot("a loop mount of an XFS image");
+        ExternalTool.Require("mkfs.xfs");
+        var folder = new ReflinkFolder(new TempDirectory("reflink"));
+        try
+        {
+            string image = Path.Combine(folder._scratch.Path, "xfs.img");
+            using (var file = File.Create(image))
+                file.SetLength(320L << 20);
+            Directory.CreateDirectory(folder.Folder);
+            Check(ExternalTool.Run("mkfs.xfs", "-q", "-m", "reflink=1", image), "mkfs.xfs");
+            Check(ExternalTool.Run("/bin/mount", "-o", "loop", image, folder.Folder), "mount -o loop");
+            return folder;
+        }
+        catch
+        {
+            folder.Dispose();
+            throw;
+        }
+    }
+
+    private static void Check(ToolResult result, string what)
+    {
+        if (result.ExitCode != 0)
+            CiMachine.Require($"{what} failed: {result.StdErr.Trim()}");
+    }
+
+    public void Dispose()
+    {
+        for (int i = 0; i < 5 && File.ReadAllText("/proc/self/mounts").Contains($" {Folder} "); i++)
+            ExternalTool.Run("/bin/umount", i == 0 ? Folder : "-l", Folder); // a lazy unmount if a plain one would not do
+        _scratch.Dispose();
+    }
+}

@@ -90,7 +90,7 @@ internal static unsafe partial class LibC
     public static partial int Kill(int pid, int signal);
 
     /// <summary>_IOW(0x94, 13, struct file_clone_range): share a range of one file's blocks with another (btrfs, XFS).</summary>
-    public const ulong FICLONERANGE = 0x4020940D;
+    public const nuint FICLONERANGE = 0x4020940D;
 
     /// <summary>struct file_clone_range of ioctl_ficlonerange(2).</summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -103,5 +103,5 @@ internal static unsafe partial class LibC
     }
 
     [LibraryImport("libc", EntryPoint = "ioctl", SetLastError = true)]
-    public static partial int IoctlCloneRange(SafeFileHandle destination, ulong request, ref FileCloneRange range);
+    public static partial int Ioctl(int fd, nuint request, void* argument);
 }

@@ -58,9 +58,6 @@ internal static unsafe partial class LibC
     [LibraryImport("libc", EntryPoint = "write", SetLastError = true)]
     public static partial nint Write(int fd, byte* buffer, nuint count);
 
-    [LibraryImport("libc", EntryPoint = "ioctl", SetLastError = true)]
-    public static partial int Ioctl(int fd, nuint request, void* argument);
-
     [LibraryImport("libc", EntryPoint = "socketpair", SetLastError = true)]
     public static partial int SocketPair(int domain, int type, int protocol, int* fds);
 

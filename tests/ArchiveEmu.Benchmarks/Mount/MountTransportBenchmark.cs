@@ -244,7 +244,7 @@ internal static class MountTransportBenchmark
 
     /// <summary>The game (the AFS and an untouched copy of the emulated bytes), the mod, the plain file.</summary>
     private sealed record Setup(string Game, string Mod, string Original, string Plain, string UntouchedSource, string[] ModFiles, long Length, long ModBytes,
-        Core.Clones.CloneResult? Cloned, double CloneSeconds)
+        Core.MergedCache.CloneResult? Cloned, double CloneSeconds)
     {
         public const string Untouched = "untouched.bin";
 
@@ -261,12 +261,12 @@ internal static class MountTransportBenchmark
             using (var output = new FileStream(plain, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
                 emulated.OpenStream().CopyTo(output, 1 << 20);
             string untouched = Path.Combine(game, Untouched);
-            Core.Clones.CloneResult? cloned = null;
+            Core.MergedCache.CloneResult? cloned = null;
             var clock = Stopwatch.StartNew();
             if (clone && OperatingSystem.IsLinux())
             {
                 using var emulated = Core.Serving.EmulatedGame.Open(new Core.Serving.GameSetup(game, [mod])).OpenFile("large.afs");
-                cloned = Core.Clones.ArchiveClone.Write(emulated, original, untouched);
+                cloned = Core.MergedCache.ArchiveClone.Write(emulated, original, untouched);
             }
             else
                 File.Copy(plain, untouched);

@@ -146,7 +146,7 @@ internal sealed unsafe partial class KernelMount
             Write32(map, 0, (uint)file.DangerousGetHandle());
             int id;
             fixed (byte* argument = map)
-                id = LibC.Ioctl(_fd, BackingOpen, argument);
+                id = Core.Interop.LibC.Ioctl(_fd, BackingOpen, argument);
             if (id > 0)
                 return id;
             int error = Marshal.GetLastPInvokeError();
@@ -197,7 +197,7 @@ internal sealed unsafe partial class KernelMount
         if (closeId > 0)
         {
             uint id = (uint)closeId;
-            LibC.Ioctl(_fd, BackingClose, &id); // files already open keep their backing file; only the id goes
+            Core.Interop.LibC.Ioctl(_fd, BackingClose, &id); // files already open keep their backing file; only the id goes
         }
         ReplyError(header.Unique, 0);
     }

@@ -1,11 +1,10 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using ArchiveEmu.Core.Interop;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 
-namespace ArchiveEmu.Core.Clones;
+namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>What a clone took: its length, the bytes shared with the original, written, and left as holes.</summary>
 internal sealed record CloneResult(long Length, long Shared, long Written, long Holes);
@@ -65,8 +64,11 @@ internal static class ArchiveClone
             SourceFd = source.DangerousGetHandle(), SourceOffset = (ulong)range.SourceOffset,
             SourceLength = (ulong)range.Length, DestinationOffset = (ulong)range.Offset,
         };
-        if (LibC.IoctlCloneRange(target, LibC.FICLONERANGE, ref request) == 0)
-            return;
+        unsafe
+        {
+            if (LibC.Ioctl((int)target.DangerousGetHandle(), LibC.FICLONERANGE, &request) == 0)
+                return;
+        }
         int errno = Marshal.GetLastPInvokeError();
         string reason = Marshal.GetPInvokeErrorMessage(errno);
         throw errno switch

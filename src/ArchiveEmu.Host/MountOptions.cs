@@ -73,6 +73,12 @@ public sealed class MountOptions
     public bool Passthrough { get; set; } = true;
 
     /// <summary>
+    /// With passthrough: pass an emulated archive through as a copy-on-write clone of its original, a file with no name
+    /// beside it that shares the original's blocks (btrfs, XFS). Elsewhere the host serves it, as with this off.
+    /// </summary>
+    public bool Clone { get; set; } = true;
+
+    /// <summary>
     /// Find a path whatever the letter case asked (Windows' rule), for games under Wine/Proton that ask for names in another
     /// case; the exact name always comes first, and listings keep the game's spelling.
     /// </summary>

@@ -51,7 +51,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         MergedTableLog.Write(logger, plan);
         // Nothing is merged without storing or with merge never; else decided on the first merge (auto measures the device and LZ4).
         var compression = storing && options.Policy != MergePolicy.Never ? new Lazy<ChunkCompression>(() => Compression(game)) : null;
-        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, () => compression?.Value ?? ChunkCompression.None, storing, logger);
+        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, () => compression?.Value ?? ChunkCompression.None, storing, logger,
+            options.Clone && options.Passthrough);
         var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);
         // The game stats and opens its archives as it starts: build them from now on, beside the watcher and the mount starting.
         _buildAhead = new Thread(() =>
@@ -85,6 +86,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             lifetime.StopApplication();
         };
         fs.Invalidate = _mount.Invalidate;
+        fs.MountIsUp(_mount is Fuse.Kernel.KernelMount { PassesThrough: true });
         if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase})",

@@ -3,9 +3,11 @@ namespace ArchiveEmu.TestSupport;
 /// <summary>A fresh folder under the system temp folder, deleted (with everything in it) on dispose.</summary>
 public sealed class TempDirectory : IDisposable
 {
-    public TempDirectory(string? label = null)
+    /// <param name="label">A word in the folder's name.</param>
+    /// <param name="parent">Where to make it; the system temp folder when null.</param>
+    public TempDirectory(string? label = null, string? parent = null)
     {
-        Path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"archiveemu-test-{label ?? "t"}-{Guid.NewGuid():N}");
+        Path = System.IO.Path.Combine(parent ?? System.IO.Path.GetTempPath(), $"archiveemu-test-{label ?? "t"}-{Guid.NewGuid():N}");
         Directory.CreateDirectory(Path);
     }
 

@@ -10,8 +10,9 @@ namespace ArchiveEmu.Core.Interop;
 /// </summary>
 internal static unsafe partial class LibC
 {
-    public const int EPERM = 1, ENOENT = 2, EXDEV = 18, ENOTDIR = 20, EINVAL = 22, ENOTTY = 25, ENOSYS = 38, EOPNOTSUPP = 95;
-    public const int O_RDONLY = 0, O_DIRECTORY = 0x10000, O_CLOEXEC = 0x80000;
+    public const int EPERM = 1, ENOENT = 2, EXDEV = 18, ENOTDIR = 20, EISDIR = 21, EINVAL = 22, ENOTTY = 25, ENOSYS = 38, EOPNOTSUPP = 95;
+    public const int O_RDONLY = 0, O_RDWR = 2, O_DIRECTORY = 0x10000, O_CLOEXEC = 0x80000;
+    public const int O_TMPFILE = 0x400000 | O_DIRECTORY; // the same on x86_64 and arm64
     public const int PROT_READ = 1, MAP_SHARED = 1;
     public const int MADV_RANDOM = 1, MADV_DONTNEED = 4, MADV_HUGEPAGE = 14, MADV_POPULATE_READ = 22;
     public const int POSIX_FADV_WILLNEED = 3, POSIX_FADV_DONTNEED = 4;
@@ -52,7 +53,7 @@ internal static unsafe partial class LibC
     public static partial int Munmap(nint address, nuint length);
 
     [LibraryImport("libc", EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
-    public static partial int Open(string path, int flags);
+    public static partial int Open(string path, int flags, uint mode = 0);
 
     [LibraryImport("libc", EntryPoint = "fsync", SetLastError = true)]
     public static partial int Fsync(int fd);

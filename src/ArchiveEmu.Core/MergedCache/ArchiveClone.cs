@@ -15,8 +15,9 @@ internal sealed class CloneRefusedException(string message) : IOException(messag
 /// <summary>
 /// Writes an emulated file's bytes as one real file sharing the original's blocks (a copy-on-write clone,
 /// FICLONERANGE, on btrfs or XFS): the ranges <see cref="ClonePlan"/> finds are cloned, the rest (rebuilt tables, the
-/// mods' bytes, the edges of moved runs) written, blocks of zeros left as holes. Written under a temporary name in the
-/// destination's folder, synced, then renamed into place: a reader sees the old file or the whole new one.
+/// mods' bytes, the edges of moved runs) written, blocks of zeros left as holes. Either a named file (written under a
+/// temporary name in its folder, synced, then renamed into place: a reader sees the old file or the whole new one) or a
+/// file with no name beside the original, which the mount passes through to the kernel (docs/DESIGN.md, "Clones").
 /// </summary>
 [SupportedOSPlatform("linux")]
 internal static class ArchiveClone
@@ -30,31 +31,66 @@ internal static class ArchiveClone
     /// </summary>
     public static CloneResult Write(VirtualFile file, string original, string destination)
     {
-        var plan = ClonePlan.Of(file, original);
         string folder = Path.GetDirectoryName(Path.GetFullPath(destination))!;
         string temporary = Path.Combine(folder, $".{Path.GetFileName(destination)}.{Environment.ProcessId}.tmp");
         try
         {
-            long written, holes;
-            using (var source = File.OpenHandle(original))
+            CloneResult result;
             using (var target = File.OpenHandle(temporary, FileMode.CreateNew, FileAccess.Write))
             {
-                RandomAccess.SetLength(target, file.Length);
-                foreach (var range in plan)
-                    Clone(source, target, range, original, destination);
-                (written, holes) = WriteTheRest(file, target, plan);
+                result = Fill(file, original, target, destination);
                 if (LibC.Fsync((int)target.DangerousGetHandle()) != 0)
                     throw new IOException($"{destination}: writing the clone to disk failed ({Marshal.GetLastPInvokeErrorMessage()})");
             }
             File.Move(temporary, destination, overwrite: true);
             DirectorySync.Flush(folder);
-            return new CloneResult(file.Length, plan.Sum(r => r.Length), written, holes);
+            return result;
         }
         catch
         {
             File.Delete(temporary);
             throw;
         }
+    }
+
+    /// <summary>
+    /// The clone as a file with no name (O_TMPFILE) beside <paramref name="original"/>: nothing can open or change it, and
+    /// it is gone with its last handle, even after a crash. Refused (<see cref="CloneRefusedException"/>) where the file
+    /// system can hold no such file or share no blocks.
+    /// </summary>
+    public static (SafeFileHandle Handle, CloneResult Result) WriteUnnamed(VirtualFile file, string original)
+    {
+        string folder = Path.GetDirectoryName(original)!;
+        int fd = LibC.Open(folder, LibC.O_TMPFILE | LibC.O_RDWR | LibC.O_CLOEXEC, 0x180); // 0600
+        if (fd < 0)
+        {
+            int errno = Marshal.GetLastPInvokeError();
+            string reason = Marshal.GetPInvokeErrorMessage(errno);
+            throw errno is LibC.EOPNOTSUPP or LibC.EISDIR or LibC.EINVAL
+                ? new CloneRefusedException($"{folder}: the file system cannot hold a file with no name (O_TMPFILE: {reason})")
+                : new IOException($"{folder}: cannot make a file with no name for the clone of {Path.GetFileName(original)} ({reason})");
+        }
+        var target = new SafeFileHandle(fd, ownsHandle: true);
+        try
+        {
+            return (target, Fill(file, original, target, $"the clone of {original}"));
+        }
+        catch
+        {
+            target.Dispose();
+            throw;
+        }
+    }
+
+    private static CloneResult Fill(VirtualFile file, string original, SafeFileHandle target, string destination)
+    {
+        var plan = ClonePlan.Of(file, original);
+        using var source = File.OpenHandle(original);
+        RandomAccess.SetLength(target, file.Length);
+        foreach (var range in plan)
+            Clone(source, target, range, original, destination);
+        var (written, holes) = WriteTheRest(file, target, plan);
+        return new CloneResult(file.Length, plan.Sum(r => r.Length), written, holes);
     }
 
     private static void Clone(SafeFileHandle source, SafeFileHandle target, CloneRange range, string original, string destination)

@@ -9,9 +9,13 @@ namespace ArchiveEmu.Host.Mount;
 /// Builds the version of an archive the mount serves, through the serving layer (merged bytes from the cache when
 /// it holds them or the policy packs them now, else emulated), and logs one line per archive built (and its warning, if any). Without
 /// <paramref name="storing"/> (a cache folder it cannot write) the cache is only read: nothing stored, no private copy.
+/// With <paramref name="clones"/>, an emulated archive may be passed through as a copy-on-write clone (<see cref="EmulatedClone"/>).
 /// </summary>
-internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresholds, Func<ChunkCompression> compression, bool storing, ILogger logger)
+internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresholds, Func<ChunkCompression> compression, bool storing, ILogger logger,
+    bool clones = false)
 {
+    private readonly CloneSupport _cloneSupport = new();
+
     public ServedFile Build(EmulatedGame game, ArchiveRoute route, DateTime modified, ReadCounters counters)
     {
         var served = game.Serve(route, new ServeRequest
@@ -27,7 +31,14 @@ internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresho
             (served.BuildTime + served.StoreTime).TotalMilliseconds);
         if (served.Warning is { } warning)
             logger.LogWarning("{Warning}", warning); // once per version: a slot builds once, and a reload keeps a build whose inputs did not change
-        // A merged version is one file's bytes, so the kernel may read a private copy of it (FUSE passthrough).
-        return new ServedFile(served.File, route.GamePath, modified, counters, served.How == ServedAs.Merged && storing ? game.Cache!.Folder : null);
+        return new ServedFile(served.File, route.GamePath, modified, counters, PassthroughOf(served, game, route));
     }
+
+    // What the kernel may read in the version's place (FUSE passthrough): a merged version's private copy, an emulated one's clone.
+    private PassthroughFile? PassthroughOf(ServedArchive served, EmulatedGame game, ArchiveRoute route) => served.How switch
+    {
+        ServedAs.Merged when storing => new MergedCopy(game.Cache!.Folder),
+        ServedAs.Emulated when clones && OperatingSystem.IsLinux() => new EmulatedClone(route.GamePath, _cloneSupport),
+        _ => null,
+    };
 }

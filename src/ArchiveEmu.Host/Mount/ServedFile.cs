@@ -11,7 +11,7 @@ namespace ArchiveEmu.Host.Mount;
 internal sealed class ServedFile
 {
     private readonly SourceGuard? _guard;
-    private readonly string? _copyFolder;
+    private readonly PassthroughFile? _passthrough;
     private readonly object _copyLock = new();
     private SafeFileHandle? _copy;
     private bool _copyFailed;
@@ -21,10 +21,10 @@ internal sealed class ServedFile
     /// <param name="statPath">The real file whose stat(2) describes this one (ownership, times, inode).</param>
     /// <param name="modified">The mtime to report instead of statPath's, or null to keep it.</param>
     /// <param name="counters">Read statistics to add to, or null for files nobody reports on.</param>
-    /// <param name="copyFolder">Where a private copy for FUSE passthrough may go (merged archives), or null for none.</param>
-    public ServedFile(VirtualFile file, string statPath, DateTime? modified, ReadCounters? counters, string? copyFolder = null)
+    /// <param name="passthrough">How a real file for FUSE passthrough may be made of it (merged and emulated archives), or null for none.</param>
+    public ServedFile(VirtualFile file, string statPath, DateTime? modified, ReadCounters? counters, PassthroughFile? passthrough = null)
     {
-        _copyFolder = file.Length <= PrivateCopy.MaxBytes ? copyFolder : null;
+        _passthrough = passthrough;
         File = file;
         StatPath = statPath;
         Modified = modified;
@@ -55,12 +55,12 @@ internal sealed class ServedFile
     }
 
     /// <summary>
-    /// The private copy the kernel can read in this version's place (see <see cref="PrivateCopy"/>), written at the
-    /// first call; null when this version has none, or when writing it failed (logged once; the host serves it then).
+    /// The real file the kernel can read in this version's place (<see cref="PassthroughFile"/>), made at the first
+    /// call; null when this version has none, or when making it failed (logged once; the host serves it then).
     /// </summary>
     public SafeFileHandle? PassthroughCopy(Action<string> log)
     {
-        if (_copyFolder is null)
+        if (_passthrough is null)
             return null;
         lock (_copyLock)
         {
@@ -68,9 +68,13 @@ internal sealed class ServedFile
                 return _copy;
             try
             {
-                var (handle, took) = PrivateCopy.Write(File, _copyFolder);
-                _copy = handle;
-                log($"copied for passthrough: {Units.Bytes(File.Length)} in {took.TotalMilliseconds:0} ms");
+                if (_passthrough.Make(File, () => _guard?.AllUnchanged() ?? true, log) is var (handle, made))
+                {
+                    _copy = handle;
+                    log(made);
+                }
+                else
+                    _copyFailed = true;
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)
             {
@@ -79,6 +83,13 @@ internal sealed class ServedFile
             }
             return _copy;
         }
+    }
+
+    /// <summary>Makes this version's passthrough file now when it is slow to make (<see cref="PassthroughFile.MadeAhead"/>), so a first open does not wait for it.</summary>
+    public void MakePassthroughAhead(Action<string> log)
+    {
+        if (_passthrough is { MadeAhead: true })
+            PassthroughCopy(log);
     }
 
     /// <summary>Takes one more reference, unless the last one is already gone (then false: the caller must look again).</summary>

@@ -68,6 +68,9 @@ internal sealed class SourceGuard
         return true;
     }
 
+    /// <summary>Whether every file the virtual file reads still has its build-time identity.</summary>
+    public bool AllUnchanged() => _files.All(Same);
+
     private static bool Same(Watched watched)
     {
         try

@@ -9,10 +9,12 @@ namespace ArchiveEmu.Host.Tests.Mount;
 /// </summary>
 internal sealed class SampleGame : IDisposable
 {
-    private readonly TempDirectory _temp = new("mount");
+    private readonly TempDirectory _temp;
 
-    public SampleGame()
+    /// <param name="parent">Where the temp folder goes (another file system's folder); the system temp folder when null.</param>
+    public SampleGame(string? parent = null)
     {
+        _temp = new TempDirectory("mount", parent);
         Copy(RepositoryFiles.Fixture("game"), Game);
         Copy(RepositoryFiles.Fixture("mods/hd-textures"), Path.Combine(Root, "mods", "hd-textures"));
         Copy(RepositoryFiles.Fixture("mods/ui-fix"), Path.Combine(Root, "mods", "ui-fix"));

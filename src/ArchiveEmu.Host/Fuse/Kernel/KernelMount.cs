@@ -104,6 +104,9 @@ internal sealed unsafe partial class KernelMount : IMountSession
                 throw new IOException($"{_mountPoint}: mount(2) failed ({Errno.Describe(Marshal.GetLastPInvokeError())})");
     }
 
+    /// <summary>Whether the kernel agreed passthrough (known once the mount is up).</summary>
+    public bool PassesThrough => _passthrough;
+
     public string Describe() => _passthrough ? "FUSE protocol, passthrough on" :
         !MountsDirectly ? "FUSE protocol through fusermount3, reads through the page cache" :
         _wantPassthrough ? "FUSE protocol, passthrough not offered by this kernel" : "FUSE protocol, passthrough off";

@@ -23,7 +23,7 @@ public static class ExternalTool
         ["unzip"] = "unzip", ["zip"] = "zip", ["7z"] = "p7zip-full", ["bsdtar"] = "libarchive-tools", ["tar"] = "tar",
         ["python3"] = "python3", ["rsvg-convert"] = "librsvg2-bin", ["fusermount3"] = "fuse3", ["setpriv"] = "util-linux",
         ["bwrap"] = "bubblewrap", ["script"] = "bsdutils", ["mount"] = "mount", ["getent"] = "libc-bin", ["id"] = "coreutils", ["stat"] = "coreutils", ["kill"] = "procps",
-        ["mkfs.xfs"] = "xfsprogs", ["filefrag"] = "e2fsprogs",
+        ["mkfs.xfs"] = "xfsprogs", ["mkfs.btrfs"] = "btrfs-progs", ["filefrag"] = "e2fsprogs",
     };
 
     public static ToolResult Run(string fileName, params string[] args) => RunIn(null, fileName, args);

@@ -1,9 +1,9 @@
 namespace ArchiveEmu.TestSupport;
 
 /// <summary>
-/// A folder on a file system that shares blocks between files (XFS, made with reflink, on a loop device), for the tests
-/// of copy-on-write clones: this machine's own disk is ext4, which cannot. Linux and root only (a loop mount), and
-/// mkfs.xfs (xfsprogs); where one is missing the test skips, or fails on CI's machine (<see cref="CiMachine"/>).
+/// A folder on a file system that shares blocks between files (XFS made with reflink, or btrfs, on a loop device), for the
+/// tests of copy-on-write clones: this machine's own disk is ext4, which cannot. Linux and root only (a loop mount), and
+/// mkfs.xfs (xfsprogs) or mkfs.btrfs (btrfs-progs); where one is missing the test skips, or fails on CI's machine (<see cref="CiMachine"/>).
 /// Dispose unmounts it, asking again until it is gone, and deletes the image.
 /// </summary>
 public sealed class ReflinkFolder : IDisposable
@@ -16,23 +16,24 @@ public sealed class ReflinkFolder : IDisposable
     private ReflinkFolder(TempDirectory scratch)
     {
         _scratch = scratch;
-        Folder = Path.Combine(scratch.Path, "xfs");
+        Folder = Path.Combine(scratch.Path, "mounted");
     }
 
-    /// <summary>A 320 MiB XFS (the least mkfs.xfs makes; sparse, so it takes what is written) mounted at a new folder.</summary>
-    public static ReflinkFolder Create()
+    /// <summary>A 320 MiB file system (the least mkfs.xfs makes; sparse, so it takes what is written), "xfs" or "btrfs", mounted at a new folder.</summary>
+    public static ReflinkFolder Create(string fileSystem = "xfs")
     {
-        LinuxOnly.Require("an XFS loop mount");
-        CiMachine.RequireRoot("a loop mount of an XFS image");
-        ExternalTool.Require("mkfs.xfs");
+        LinuxOnly.Require($"a {fileSystem} loop mount");
+        CiMachine.RequireRoot($"a loop mount of a {fileSystem} image");
+        ExternalTool.Require($"mkfs.{fileSystem}");
         var folder = new ReflinkFolder(new TempDirectory("reflink"));
         try
         {
-            string image = Path.Combine(folder._scratch.Path, "xfs.img");
+            string image = Path.Combine(folder._scratch.Path, "image");
             using (var file = File.Create(image))
                 file.SetLength(320L << 20);
             Directory.CreateDirectory(folder.Folder);
-            Check(ExternalTool.Run("mkfs.xfs", "-q", "-m", "reflink=1", image), "mkfs.xfs");
+            Check(fileSystem == "xfs" ? ExternalTool.Run("mkfs.xfs", "-q", "-m", "reflink=1", image) : ExternalTool.Run($"mkfs.{fileSystem}", "-q", image),
+                $"mkfs.{fileSystem}");
             Check(ExternalTool.Run("/bin/mount", "-o", "loop", image, folder.Folder), "mount -o loop");
             return folder;
         }

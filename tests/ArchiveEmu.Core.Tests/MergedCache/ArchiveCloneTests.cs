@@ -39,10 +39,11 @@ public sealed partial class ArchiveCloneTests
     private static byte[] Original() =>
         AfsTestWriter.Write(Enumerable.Range(0, 48).Select(i => (byte[]?)TestData.Random(i, 40_000 + 431 * i)).ToList());
 
-    [Test]
-    public void OnXfs_TheCloneHoldsTheEmulatedBytes_AndSharesWithTheOriginalWhatThePlanSays()
+    [TestCase("xfs")]
+    [TestCase("btrfs")]
+    public void OnXfsOrBtrfs_TheCloneHoldsTheEmulatedBytes_AndSharesWithTheOriginalWhatThePlanSays(string fileSystem)
     {
-        using var xfs = ReflinkFolder.Create();
+        using var xfs = ReflinkFolder.Create(fileSystem);
         string original = Path.Combine(xfs.Folder, "data.afs");
         File.WriteAllBytes(original, Original());
         string clone = Path.Combine(xfs.Folder, "data.clone");

@@ -15,6 +15,7 @@ internal sealed class ServedFile
     private readonly object _copyLock = new();
     private SafeFileHandle? _copy;
     private bool _copyFailed;
+    private int _makeStarted;
     private int _references = 1;
 
     /// <param name="file">The bytes; disposed with the last reference.</param>
@@ -55,22 +56,61 @@ internal sealed class ServedFile
     }
 
     /// <summary>
-    /// The real file the kernel can read in this version's place (<see cref="PassthroughFile"/>), made at the first
-    /// call; null when this version has none, or when making it failed (logged once; the host serves it then).
+    /// The real file the kernel can read in this version's place (<see cref="PassthroughFile"/>); null when this version
+    /// has none, or when making it failed (logged once; the host serves it then). One quick to make (a merged archive's
+    /// copy) is made at the first call. One slow to make (a clone, <see cref="PassthroughFile.MadeAhead"/>) is only handed
+    /// out once made: the build-ahead makes it, or, after a hot reload, the first call starts making it in the background;
+    /// until then the host serves, so no open waits for it.
     /// </summary>
     public SafeFileHandle? PassthroughCopy(Action<string> log)
     {
         if (_passthrough is null)
             return null;
+        if (!_passthrough.MadeAhead)
+            return MakeNow(log);
+        if (Volatile.Read(ref _copy) is { } made)
+            return made;
+        if (Interlocked.Exchange(ref _makeStarted, 1) == 0 && TryAcquire()) // the reference keeps File open while it is read
+            ThreadPool.UnsafeQueueUserWorkItem(_ => MakeInBackground(log), null);
+        return null;
+    }
+
+    /// <summary>Makes this version's passthrough file now when it is slow to make (<see cref="PassthroughFile.MadeAhead"/>), so a first open does not wait for it.</summary>
+    public void MakePassthroughAhead(Action<string> log)
+    {
+        if (_passthrough is not { MadeAhead: true })
+            return;
+        Volatile.Write(ref _makeStarted, 1);
+        MakeNow(log);
+    }
+
+    private void MakeInBackground(Action<string> log)
+    {
+        try
+        {
+            MakeNow(log);
+        }
+        catch (Exception e) // on a pool thread an escaped exception would end the host: the reads are served all the same
+        {
+            log($"no passthrough copy, the host serves it: {e.Message}");
+        }
+        finally
+        {
+            Release();
+        }
+    }
+
+    private SafeFileHandle? MakeNow(Action<string> log)
+    {
         lock (_copyLock)
         {
             if (_copy is not null || _copyFailed || Volatile.Read(ref _references) <= 0)
                 return _copy;
             try
             {
-                if (_passthrough.Make(File, () => _guard?.AllUnchanged() ?? true, log) is var (handle, made))
+                if (_passthrough!.Make(File, () => _guard?.AllUnchanged() ?? true, log) is var (handle, made))
                 {
-                    _copy = handle;
+                    Volatile.Write(ref _copy, handle);
                     log(made);
                 }
                 else
@@ -83,13 +123,6 @@ internal sealed class ServedFile
             }
             return _copy;
         }
-    }
-
-    /// <summary>Makes this version's passthrough file now when it is slow to make (<see cref="PassthroughFile.MadeAhead"/>), so a first open does not wait for it.</summary>
-    public void MakePassthroughAhead(Action<string> log)
-    {
-        if (_passthrough is { MadeAhead: true })
-            PassthroughCopy(log);
     }
 
     /// <summary>Takes one more reference, unless the last one is already gone (then false: the caller must look again).</summary>

@@ -56,6 +56,35 @@ public sealed class CloneTests
     }
 
     [Test]
+    public void OnXfs_AfterAHotReload_TheNewVersionIsServedByTheHostUntilItsCloneIsMade_ThenPassedThrough()
+    {
+        using var xfs = ReflinkFolder.Create();
+        using var game = new SampleGame(xfs.Folder);
+        using var host = HostProcess.StartHost(game.MountPoint, game.HostArgs("never", "--ArchiveEmu:Fuse=kernel", "--ArchiveEmu:Passthrough=true",
+            "--Serilog:MinimumLevel:Default=Debug")).WaitMounted();
+        const string afs = "data/textures.afs";
+        host.OutputOnce($"{afs}: cloned for passthrough", TimeSpan.FromSeconds(20));
+        game.AssertServes(afs, game.Mounted(afs));
+
+        File.WriteAllBytes(Path.Combine(game.Mods[0], "data", "textures.afs", "9.dds"), TestData.Random(90, 3_000)); // not the entry ui-fix wins
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (!game.Serves(afs, game.Mounted(afs)) && clock.Elapsed < TimeSpan.FromSeconds(15))
+            Thread.Sleep(100); // the first open of the new version is served by the host and starts its clone
+        game.AssertServes(afs, game.Mounted(afs));
+        while (Clones(host.Output, afs) < 2 && clock.Elapsed < TimeSpan.FromSeconds(30))
+            Thread.Sleep(100);
+        Assert.That(Clones(host.Output, afs), Is.EqualTo(2), host.Output);
+        int passedThrough = Opens(host.Output, afs, "passthrough");
+        game.AssertServes(afs, game.Mounted(afs));
+        Assert.That(Opens(host.Output, afs, "passthrough"), Is.GreaterThan(passedThrough), "the open after the new clone is passed through");
+        Assert.That(Opens(host.Output, afs, "served by the host"), Is.Positive, "an open before the new version's clone was made");
+    }
+
+    private static int Clones(string output, string file) => Regex.Matches(output, $@"{Regex.Escape(file)}: cloned for passthrough").Count;
+
+    private static int Opens(string output, string file, string how) => Regex.Matches(output, $@"open {Regex.Escape(file)}: {Regex.Escape(how)}").Count;
+
+    [Test]
     public void InPlaceOnXfs_TheClonesAreMadeBesideTheCoveredOriginals_AndEveryByteIsRight()
     {
         using var xfs = ReflinkFolder.Create();

@@ -44,6 +44,14 @@ public sealed class ReflinkFolder : IDisposable
         }
     }
 
+    /// <summary>Skips a test that needs <paramref name="folder"/> on a file system that cannot share blocks, when it is on one that can.</summary>
+    public static void IgnoreIfItSharesBlocks(string folder)
+    {
+        var type = ExternalTool.Run("stat", "-f", "-c", "%T", folder).StdOut.Trim();
+        if (type is "xfs" or "btrfs")
+            Assert.Ignore($"{folder} is on {type}, which shares blocks");
+    }
+
     private static void Check(ToolResult result, string what)
     {
         if (result.ExitCode != 0)

@@ -24,7 +24,7 @@ internal abstract class PassthroughFile
 /// <summary>A merged archive's private copy in the cache folder (<see cref="PrivateCopy"/>), up to <see cref="PrivateCopy.MaxBytes"/>.</summary>
 internal sealed class MergedCopy(string cacheFolder) : PassthroughFile
 {
-    public override (SafeFileHandle, string)? Make(VirtualFile file, Func<bool> sourcesUnchanged, Action<string> log)
+    public override (SafeFileHandle Handle, string Made)? Make(VirtualFile file, Func<bool> sourcesUnchanged, Action<string> log)
     {
         if (file.Length > PrivateCopy.MaxBytes)
             return null;
@@ -44,7 +44,7 @@ internal sealed class EmulatedClone(string original, CloneSupport support) : Pas
 {
     public override bool MadeAhead => true;
 
-    public override (SafeFileHandle, string)? Make(VirtualFile file, Func<bool> sourcesUnchanged, Action<string> log)
+    public override (SafeFileHandle Handle, string Made)? Make(VirtualFile file, Func<bool> sourcesUnchanged, Action<string> log)
     {
         if (support.Refused)
             return null;

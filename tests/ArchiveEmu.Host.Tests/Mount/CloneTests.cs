@@ -104,9 +104,7 @@ public sealed class CloneTests
     public void OnAFileSystemThatCannotShareBlocks_OneLineSaysSo_AndTheHostServesEveryByte()
     {
         using var game = new SampleGame();
-        var type = ExternalTool.Run("stat", "-f", "-c", "%T", game.Root).StdOut.Trim();
-        if (type is "xfs" or "btrfs")
-            Assert.Ignore($"the temporary folder is on {type}, which shares blocks");
+        ReflinkFolder.IgnoreIfItSharesBlocks(game.Root);
         using var host = HostProcess.StartHost(game.MountPoint, game.HostArgs("never", "--ArchiveEmu:Fuse=kernel", "--ArchiveEmu:Passthrough=true",
             "--Serilog:MinimumLevel:Default=Debug")).WaitMounted();
         host.OutputOnce("no clones for passthrough", TimeSpan.FromSeconds(20));

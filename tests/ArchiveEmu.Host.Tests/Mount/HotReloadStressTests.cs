@@ -1,19 +1,23 @@
 using System.Collections.Concurrent;
+using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Host.Tests.Mount;
 
 /// <summary>
 /// A mod file changed over and over while two readers read the modded archive whole through the mount, once per way of
-/// serving (our FUSE protocol emulated, the same with the merged archive passed through, libfuse). Every read must be one
-/// version's bytes or EIO, never a mix; readers must see the versions come and go; EIO and reads cut short are counted
-/// and bounded (docs/RELIABILITY.md, "Files that change under the mount").
+/// serving (our FUSE protocol emulated, the same with the merged archive passed through, libfuse, and, with the game on
+/// XFS, our protocol with the emulated archive passed through as its clone). Every read must be one version's bytes or
+/// EIO, never a mix; readers must see the versions come and go; EIO and reads cut short are counted and bounded
+/// (docs/RELIABILITY.md, "Files that change under the mount").
 /// </summary>
-[TestFixture("kernel", "never")]
-[TestFixture("kernel", "always")]
-[TestFixture("libfuse", "never")]
+[TestFixture("kernel", "never", "tmp")]
+[TestFixture("kernel", "always", "tmp")]
+[TestFixture("libfuse", "never", "tmp")]
+[TestFixture("kernel", "never", "xfs")]
 [NonParallelizable]
-public sealed class HotReloadStressTests(string fuse, string merge)
+public sealed class HotReloadStressTests(string fuse, string merge, string fileSystem)
 {
+    private ReflinkFolder? _xfs;
     private const int Readers = 2;
     private static readonly TimeSpan Between = TimeSpan.FromMilliseconds(250);
     private SampleGame _game = null!;
@@ -22,11 +26,16 @@ public sealed class HotReloadStressTests(string fuse, string merge)
     public void CreateGame()
     {
         LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
+        _xfs = fileSystem == "xfs" ? ReflinkFolder.Create() : null; // its emulated archives passed through as clones (as root)
+        _game = new SampleGame(_xfs?.Folder);
     }
 
     [TearDown]
-    public void DeleteGame() => _game?.Dispose();
+    public void DeleteGame()
+    {
+        _game?.Dispose();
+        _xfs?.Dispose();
+    }
 
     private string Hero => Path.Combine(_game.Mods[0], "data/textures.afs/0005_hero.dds");
 
@@ -62,7 +71,7 @@ public sealed class HotReloadStressTests(string fuse, string merge)
 
     private void AssertBounds(Run run, string how)
     {
-        TestContext.Progress.WriteLine($"hot reload ({fuse}, merge {merge}, mod file {how}): {run}");
+        TestContext.Progress.WriteLine($"hot reload ({fuse}, merge {merge}, on {fileSystem}, mod file {how}): {run}");
         Assert.That(run.Mixed, Is.Empty, run.Details);
         Assert.That(run.VersionsSeen, Is.GreaterThanOrEqualTo(2), $"the readers never saw the file change\n{run.Details}");
         // Our protocol gives every version of a file its own inode, with its own size and pages: nothing is ever cut short.
@@ -134,6 +143,8 @@ public sealed class HotReloadStressTests(string fuse, string merge)
         }
         readers.ForEach(t => t.Join());
         Assert.That(host.Output, Does.Contain("hot reload"));
+        if (fileSystem == "xfs") // the versions were passed through as clones, at least the first; not served by the host all along
+            Assert.That(host.Output, Does.Contain("data/textures.afs: cloned for passthrough").And.Not.Contain("no clones for passthrough"), host.Output);
         host.Terminate();
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
         return new Run(seen, errors, cutShort, changes, [.. mixed], slowest, host.Output);

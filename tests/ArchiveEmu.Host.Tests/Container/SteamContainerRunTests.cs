@@ -80,7 +80,9 @@ public sealed class SteamContainerRunTests
         Assert.That(lines[1].Split(' ', StringSplitOptions.RemoveEmptyEntries)[0], Is.EqualTo(Nobody), "a user namespace mapping nobody");
 
         var expected = Entries.Select((e, i) => i == 1 ? ModdedEntry : e).Select(e => (byte[]?)e).ToArray();
-        Assert.That(File.ReadAllBytes(Path.Combine(outside, "voice.afs")), Is.EqualTo(AfsTestWriter.Write(expected)));
+        // Entry by entry through the independent reader: where the emulated layout puts them is its own business (docs/FORMATS.md).
+        Assert.That(AfsIndependentReader.Read(Path.Combine(outside, "voice.afs")).Select(e => e.Sha256),
+            Is.EqualTo(expected.Select(e => AfsIndependentReader.Sha256(e!))));
         Assert.That(File.ReadAllText(Path.Combine(outside, "readme.txt")), Is.EqualTo("the mod's"));
         Assert.That(MountPointState.IsMounted(Game), Is.False, "run unmounts once the command ends");
         Assert.That(File.ReadAllText(_dir["game/data/readme.txt"]), Is.EqualTo("the original"));

@@ -38,7 +38,7 @@ internal static class ArchiveClone
             CloneResult result;
             using (var target = File.OpenHandle(temporary, FileMode.CreateNew, FileAccess.Write))
             {
-                result = Fill(file, original, target, destination);
+                result = Fill(file, original, ClonePlan.Of(file, original), target, destination);
                 if (LibC.Fsync((int)target.DangerousGetHandle()) != 0)
                     throw new IOException($"{destination}: writing the clone to disk failed ({Marshal.GetLastPInvokeErrorMessage()})");
             }
@@ -56,9 +56,10 @@ internal static class ArchiveClone
     /// <summary>
     /// The clone as a file with no name (O_TMPFILE) beside <paramref name="original"/>: nothing can open or change it, and
     /// it is gone with its last handle, even after a crash. Refused (<see cref="CloneRefusedException"/>) where the file
-    /// system can hold no such file or share no blocks.
+    /// system can hold no such file or share no blocks. <paramref name="plan"/> is <see cref="ClonePlan.Of"/> of the two,
+    /// which the caller has already worked out to decide whether a clone is worth it.
     /// </summary>
-    public static (SafeFileHandle Handle, CloneResult Result) WriteUnnamed(VirtualFile file, string original)
+    public static (SafeFileHandle Handle, CloneResult Result) WriteUnnamed(VirtualFile file, string original, List<CloneRange> plan)
     {
         string folder = Path.GetDirectoryName(original)!;
         int fd = LibC.Open(folder, LibC.O_TMPFILE | LibC.O_RDWR | LibC.O_CLOEXEC, 0x180); // 0600
@@ -73,7 +74,7 @@ internal static class ArchiveClone
         var target = new SafeFileHandle(fd, ownsHandle: true);
         try
         {
-            return (target, Fill(file, original, target, $"the clone of {original}"));
+            return (target, Fill(file, original, plan, target, $"the clone of {original}"));
         }
         catch
         {
@@ -82,9 +83,8 @@ internal static class ArchiveClone
         }
     }
 
-    private static CloneResult Fill(VirtualFile file, string original, SafeFileHandle target, string destination)
+    private static CloneResult Fill(VirtualFile file, string original, List<CloneRange> plan, SafeFileHandle target, string destination)
     {
-        var plan = ClonePlan.Of(file, original);
         using var source = File.OpenHandle(original);
         RandomAccess.SetLength(target, file.Length);
         foreach (var range in plan)
@@ -120,35 +120,36 @@ internal static class ArchiveClone
     private static (long Written, long Holes) WriteTheRest(VirtualFile file, SafeFileHandle target, List<CloneRange> plan)
     {
         var buffer = GC.AllocateUninitializedArray<byte>(Chunk, pinned: true);
-        long written = 0, holes = 0, at = 0;
+        long written = 0, holes = 0;
         foreach (var gap in Gaps(file.Length, plan))
         {
-            for (at = gap.Start; at < gap.End;)
+            for (long at = gap.Start; at < gap.End;)
             {
-                int n = (int)Math.Min(Chunk, gap.End - at);
-                var chunk = buffer.AsSpan(0, n);
+                var chunk = buffer.AsSpan(0, (int)Math.Min(Chunk, gap.End - at));
                 file.ReadExactly(at, chunk);
-                for (int block = 0; block < n;)
+                for (int block = 0; block < chunk.Length;)
                 {
-                    int length = (int)Math.Min(ClonePlan.Block, n - block);
-                    if (!chunk.Slice(block, length).ContainsAnyExcept((byte)0))
+                    int end = BlockEnd(chunk, block);
+                    if (HoldsData(chunk, block))
                     {
-                        holes += length;
-                        block += length;
-                        continue;
+                        while (end < chunk.Length && HoldsData(chunk, end)) // a run of blocks holding data, written in one call
+                            end = BlockEnd(chunk, end);
+                        RandomAccess.Write(target, chunk[block..end], at + block);
+                        written += end - block;
                     }
-                    int runEnd = block + length; // write a run of blocks holding data in one call
-                    while (runEnd < n && chunk.Slice(runEnd, (int)Math.Min(ClonePlan.Block, n - runEnd)).ContainsAnyExcept((byte)0))
-                        runEnd += (int)Math.Min(ClonePlan.Block, n - runEnd);
-                    RandomAccess.Write(target, chunk[block..runEnd], at + block);
-                    written += runEnd - block;
-                    block = runEnd;
+                    else
+                        holes += end - block;
+                    block = end;
                 }
-                at += n;
+                at += chunk.Length;
             }
         }
         return (written, holes);
     }
+
+    private static int BlockEnd(ReadOnlySpan<byte> chunk, int block) => (int)Math.Min(block + ClonePlan.Block, chunk.Length);
+
+    private static bool HoldsData(ReadOnlySpan<byte> chunk, int block) => chunk[block..BlockEnd(chunk, block)].ContainsAnyExcept((byte)0);
 
     private static IEnumerable<(long Start, long End)> Gaps(long length, List<CloneRange> plan)
     {

@@ -48,7 +48,8 @@ internal sealed class EmulatedClone(string original, CloneSupport support) : Pas
     {
         if (support.Refused)
             return null;
-        long unshared = file.Length - ClonePlan.Of(file, original).Sum(r => r.Length);
+        var plan = ClonePlan.Of(file, original);
+        long unshared = file.Length - plan.Sum(r => r.Length);
         if (unshared > PrivateCopy.MaxBytes)
         {
             log($"not cloned: {Units.Bytes(unshared)} of it could not be shared with the original (more than a private copy's "
@@ -60,7 +61,7 @@ internal sealed class EmulatedClone(string original, CloneSupport support) : Pas
         CloneResult result;
         try
         {
-            (handle, result) = ArchiveClone.WriteUnnamed(file, original);
+            (handle, result) = ArchiveClone.WriteUnnamed(file, original, plan);
         }
         catch (CloneRefusedException e)
         {

@@ -14,7 +14,7 @@ namespace ArchiveEmu.Benchmarks.Mount;
 /// </summary>
 internal static class CloneCost
 {
-    private const long Block = 4096;
+    private const long Block = Core.MergedCache.ClonePlan.Block;
 
     public static int Run(string[] args)
     {

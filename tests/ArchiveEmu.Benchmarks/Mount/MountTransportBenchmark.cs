@@ -263,17 +263,14 @@ internal static class MountTransportBenchmark
             Directory.Move(Path.Combine(game, "mod"), Path.Combine(mod, "large.afs")); // mod/large.afs/N.dds replaces entry N
             string[] modFiles = Directory.GetFiles(Path.Combine(mod, "large.afs"));
             string plain = Path.Combine(root, "plain.bin");
-            using (var emulated = Core.Serving.EmulatedGame.Open(new Core.Serving.GameSetup(game, [mod])).OpenFile("large.afs"))
+            using var emulated = Core.Serving.EmulatedGame.Open(new Core.Serving.GameSetup(game, [mod])).OpenFile("large.afs");
             using (var output = new FileStream(plain, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
                 emulated.OpenStream().CopyTo(output, 1 << 20);
             string untouched = Path.Combine(game, Untouched);
             Core.MergedCache.CloneResult? cloned = null;
             var clock = Stopwatch.StartNew();
             if (clone && OperatingSystem.IsLinux())
-            {
-                using var emulated = Core.Serving.EmulatedGame.Open(new Core.Serving.GameSetup(game, [mod])).OpenFile("large.afs");
                 cloned = Core.MergedCache.ArchiveClone.Write(emulated, original, untouched);
-            }
             else
                 File.Copy(plain, untouched);
             return new Setup(game, mod, original, plain, untouched, modFiles, new FileInfo(plain).Length, modFiles.Sum(f => new FileInfo(f).Length),

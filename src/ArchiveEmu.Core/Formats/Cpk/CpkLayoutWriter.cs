@@ -23,6 +23,8 @@ internal static class CpkLayoutWriter
         var after = tables.Except(before).OrderBy(t => t.OriginalOffset).ToList();
         long front = before.Count > 0 ? before[0].OriginalOffset : layout.ContentOffset;
         byte[] headerBytes = original.Header.Write(header);
+        // An ID-only CPK has no offsets: its entries follow one another on the alignment, so none may move further.
+        bool offsetsListed = !original.IsIdOnly;
 
         for (int attempt = 0; ; attempt++)
         {
@@ -37,8 +39,6 @@ internal static class CpkLayoutWriter
             }
             long contentOffset = layout.Align(pos);
             pos = contentOffset;
-            // An ID-only CPK has no offsets: its entries follow one another on the alignment, so none may move further.
-            bool offsetsListed = !original.IsIdOnly;
             foreach (var slot in content)
             {
                 slot.Position = slot.Old is not null && offsetsListed ? SharedBlocks.Keep(pos, slot.Old.Offset, layout.Alignment) : layout.Align(pos);

@@ -66,7 +66,10 @@ public sealed class CloneTests
         host.OutputOnce($"{afs}: cloned for passthrough", TimeSpan.FromSeconds(20));
         game.AssertServes(afs, game.Mounted(afs));
 
-        File.WriteAllBytes(Path.Combine(game.Mods[0], "data", "textures.afs", "9.dds"), TestData.Random(90, 3_000)); // not the entry ui-fix wins
+        // Replaced by rename, so the mod folder goes from one version to the next in one step and one reload: written in
+        // place, a reload could fall between the truncation and the write and make a version of its own.
+        string staging = game.Write("staging.dds", TestData.Random(90, 3_000));
+        File.Move(staging, Path.Combine(game.Mods[0], "data", "textures.afs", "9.dds"), overwrite: true); // not the entry ui-fix wins
         var clock = System.Diagnostics.Stopwatch.StartNew();
         while (!game.Serves(afs, game.Mounted(afs)) && clock.Elapsed < TimeSpan.FromSeconds(15))
             Thread.Sleep(100); // the first open of the new version is served by the host and starts its clone

@@ -79,6 +79,13 @@ public sealed class MountOptions
     public bool Clone { get; set; } = true;
 
     /// <summary>
+    /// Bring an emulated archive's sources into the page cache ahead of a reader streaming through it, in large folios
+    /// (<c>PageCacheStreaming</c>); false leaves every read of them to the kernel's own read-ahead, so a benchmark can show
+    /// its figures with and without it.
+    /// </summary>
+    public bool BringIn { get; set; } = true;
+
+    /// <summary>
     /// Find a path whatever the letter case asked (Windows' rule), for games under Wine/Proton that ask for names in another
     /// case; the exact name always comes first, and listings keep the game's spelling.
     /// </summary>

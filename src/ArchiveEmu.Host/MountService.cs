@@ -31,8 +31,13 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message), RecordsLiveUse: true));
         _cache = cache;
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
-        // Handles without FADV_RANDOM: readers of the mount mostly stream, and the disk's read-ahead helps them.
-        var pool = new FileHandlePool(1024, FileOptions.None);
+        // Handles with FADV_RANDOM: the host reads what the kernel asks for and no more. The kernel's read-ahead of the mounted
+        // file (per open, as for a plain file) already decided how much that is; the disk's read-ahead on top of it read
+        // 1.5x the plain file's bytes for a game's loader, and what a stream needs beyond it is brought in (ReadRun). Issue 47.
+        var pool = new FileHandlePool(1024, FileOptions.RandomAccess)
+        {
+            Streaming = options.BringIn ? PageCacheStreaming.ForVirtualFiles : PageCacheStreaming.ForVirtualFiles with { BringsIn = false },
+        };
         var language = options.ChooseLanguage(message => logger.LogWarning("{Message}", message));
         var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
         {

@@ -14,6 +14,7 @@ namespace ArchiveEmu.Benchmarks;
 /// <c>-- coldmerged</c> what the merged source's cold bring-in buys (see <see cref="MergedCache.MergedColdBringIn"/>),
 /// <c>-- bigmount</c> a 1 GiB emulated archive through the mount per transport (see <see cref="Mount.MountTransportBenchmark"/>;
 /// <c>-- bigmount-roundtrip FILE…</c> its request round trip on any mount's files),
+/// <c>-- loadtrace</c> a game's loader reading a big emulated CPK cold through the mount (see <see cref="Mount.LoadTraceBenchmark"/>),
 /// <c>-- clonecost</c> how much of an emulated archive a copy-on-write clone could share (see <see cref="Mount.CloneCost"/>),
 /// <c>-- p5r-scale</c> build and mount times at Persona 5 Royal's scale (see <see cref="Persona.P5rScaleBenchmark"/>).
 /// </summary>
@@ -27,6 +28,8 @@ public static class Program
             return Mount.MountTransportBenchmark.RoundTrip(args[1..]);
         if (args.Length > 0 && args[0] == "bigmount")
             return Mount.MountTransportBenchmark.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "loadtrace")
+            return Mount.LoadTraceBenchmark.Run(args[1..]);
         if (args.Length > 0 && args[0] == "clonecost")
             return Mount.CloneCost.Run(args[1..]);
         if (args.Length > 0 && args[0] == "wrongcase")

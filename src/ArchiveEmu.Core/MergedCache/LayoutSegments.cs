@@ -75,7 +75,7 @@ internal static class LayoutSegments
                 LayoutReader.Corrupt($"layout's segments cover {at} bytes, its archive {archiveLength}");
             if (r.Left != 0)
                 LayoutReader.Corrupt("layout has bytes past its segment table");
-            return new VirtualFile(segments, acquired.ToArray(), archiveLength);
+            return new VirtualFile(segments, acquired.ToArray(), archiveLength, pool.Streaming);
         }
         catch
         {

@@ -31,6 +31,12 @@ public sealed class FileHandlePool
         _openOptions = openOptions;
     }
 
+    /// <summary>
+    /// How virtual files over this pool's files use the page cache for readers streaming through them (bring-in and reading
+    /// ahead, <see cref="StreamingBringIn"/>); the host's <c>ArchiveEmu:BringIn=false</c> turns it off for its game.
+    /// </summary>
+    internal PageCacheStreaming Streaming { get; init; } = PageCacheStreaming.ForVirtualFiles;
+
     /// <summary>The pool used when a builder is given none.</summary>
     public static FileHandlePool Shared { get; } = new(512);
 

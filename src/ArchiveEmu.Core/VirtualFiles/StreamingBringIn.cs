@@ -1,9 +1,11 @@
 namespace ArchiveEmu.Core.VirtualFiles;
 
 /// <summary>
-/// The page-cache policy of one virtual file, kept apart from its reads: a big read that finds its file slices not cached
-/// brings them in (in large folios, see <see cref="PageCacheReads"/>) before it reads them, and a reader going through the
-/// file while its sources are cold keeps the next slices requested ahead of it (<see cref="BackgroundPrefetch"/>).
+/// The page-cache policy of one virtual file, kept apart from its reads: a read of a reader that streams (its
+/// <see cref="ReadRun"/> is at least <see cref="PageCacheStreaming.MinStreamRun"/>) that finds its file slices not cached
+/// brings them in (in large folios, see <see cref="PageCacheReads"/>) before it reads them, and a streaming reader going
+/// through the file while its sources are cold keeps the next slices requested ahead of it (<see cref="BackgroundPrefetch"/>);
+/// both no further than the reader's run so far. Any other read reads what it asks for, nothing more.
 /// A warm pass asks for nothing, and a read allocates nothing here: its state is a <see cref="ReadPass"/> on its stack.
 /// Safe from many threads: the shared fields are hints, written only when they change, so warm readers share the cache line.
 /// How much is brought in and asked ahead is the <paramref name="policy"/>'s (<see cref="PageCacheStreaming.ForVirtualFiles"/>).
@@ -22,11 +24,12 @@ internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming po
     {
         internal bool Streaming, FromTheStart, Missed;
         internal int First;
+        internal long Run; // the reader's run, this read included: the most it may bring in or ask for ahead
     }
 
-    /// <summary>A read of <paramref name="length"/> bytes at <paramref name="offset"/>, starting in segment <paramref name="first"/>.</summary>
-    public ReadPass Begin(long offset, int length, int first) =>
-        new() { Streaming = policy.BringsIn && PageCacheStreaming.IsStreaming(length), FromTheStart = offset == 0, First = first };
+    /// <summary>A read at <paramref name="offset"/>, starting in segment <paramref name="first"/>, by a reader whose run this read makes <paramref name="run"/> bytes.</summary>
+    public ReadPass Begin(long offset, long run, int first) =>
+        new() { Streaming = policy.IsStream(run), FromTheStart = offset == 0, First = first, Run = run };
 
     /// <summary>Before the read of [<paramref name="within"/>, +<paramref name="count"/>) of segment <paramref name="index"/>: brings it in if a streaming read finds it not cached.</summary>
     public void BeforeRead(ref ReadPass pass, int index, long within, int count)
@@ -35,21 +38,22 @@ internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming po
         if (!pass.Streaming || segment.Source is not FileSource file || !file.IsMissing(segment.SourceOffset + within, count))
             return;
         pass.Missed = true;
-        BringInForReader(file, index, segment.SourceOffset + within, count);
-        BringInNextSliceOf(file, index);
+        long reach = PageCacheStreaming.Within(policy.BringInBytes, pass.Run);
+        BringInForReader(file, index, segment.SourceOffset + within, count, reach);
+        BringInNextSliceOf(file, index, reach);
     }
 
     // Apart from BeforeRead so that only a miss allocates the closure (captured parameters are allocated on entry).
-    private void BringInForReader(FileSource file, int index, long sourceOffset, int count) =>
-        file.BringInForReader(sourceOffset, count, segments[index].SourceOffset + segments[index].Length, policy.BringInBytes,
+    private void BringInForReader(FileSource file, int index, long sourceOffset, int count, long reach) =>
+        file.BringInForReader(sourceOffset, count, segments[index].SourceOffset + segments[index].Length, reach,
             (spanStart, spanEnd) => NeighboursWithin(index, file, spanStart, spanEnd));
 
     /// <summary>After a read that ended at virtual offset <paramref name="end"/> in segment <paramref name="last"/>: keeps a cold pass's next slices asked for.</summary>
     public void AfterRead(in ReadPass pass, int last, long end)
     {
-        // A big read that ran to (or past) the end of a segment is a reader going through the file (a game loading the archive,
-        // cp, the kernel's FUSE read-ahead): while its pass finds the sources cold, keep the next slices requested ahead of
-        // it. A warm pass asks for nothing (that would cost a check per slice). Small random reads never hint.
+        // A streaming reader's read that ran to (or past) the end of a segment (a movie, cp, a loader going through the archive
+        // in order): while its pass finds the sources cold, keep the next slices requested ahead of it. A warm pass asks for
+        // nothing (that would cost a check per slice). Reads of a reader with no run never hint.
         // Nothing is written per warm read, so concurrent readers share the cache line.
         if (!pass.Streaming)
             return;
@@ -67,7 +71,7 @@ internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming po
             int hinted = pass.FromTheStart ? -1 : Volatile.Read(ref _hintedThrough); // a new pass: earlier hints may be long gone
             int next = hinted >= last && hinted <= last + 2 * policy.AheadSegments ? hinted + 1 : last + 1; // else: a hint of another pass
             if (next <= last + policy.AheadSegments / 4 && next < segments.Length) // refill once a quarter is left
-                HintNextSegments(next);
+                HintNextSegments(next, PageCacheStreaming.Within(policy.AheadBytes, pass.Run));
         }
     }
 
@@ -79,7 +83,7 @@ internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming po
     // Reading the folios just brought in sets off the kernel's own read-ahead, which fills the next uncached pages of the
     // same file (up to its read-ahead size) in small folios. When the next slice is of the same file and close, it is
     // brought in first, before that can happen; later slices are the background thread's, which is then ahead.
-    private void BringInNextSliceOf(FileSource file, int current)
+    private void BringInNextSliceOf(FileSource file, int current, long reach)
     {
         int next = current + 1;
         while (next < segments.Length && segments[next].Source is not FileSource)
@@ -88,11 +92,11 @@ internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming po
             return;
         ref readonly var segment = ref segments[next];
         long after = segments[current].SourceOffset + segments[current].Length;
-        if (segment.SourceOffset < after || segment.SourceOffset - after > policy.AheadBytes)
+        if (segment.SourceOffset < after || segment.SourceOffset - after > reach)
             return;
         try
         {
-            long length = Math.Min(segment.Length, policy.BringInBytes);
+            long length = Math.Min(segment.Length, reach);
             var (spanStart, spanEnd) = PageCacheReads.Span(segment.SourceOffset, length, file.Identity.Length);
             file.BringInAhead(segment.SourceOffset, length, NeighboursWithin(next, file, spanStart, spanEnd));
         }
@@ -120,14 +124,14 @@ internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming po
         return needed;
     }
 
-    private void HintNextSegments(int first)
+    private void HintNextSegments(int first, long reach)
     {
         long bytes = 0;
         int j = first;
-        for (; j < segments.Length && j < first + policy.AheadSegments && bytes < policy.AheadBytes; j++)
+        for (; j < segments.Length && j < first + policy.AheadSegments && bytes < reach; j++)
         {
             ref readonly var segment = ref segments[j];
-            long length = Math.Min(segment.Length, policy.AheadBytes - bytes);
+            long length = Math.Min(segment.Length, reach - bytes);
             if (segment.Source is FileSource file)
             {
                 var (spanStart, spanEnd) = PageCacheReads.Span(segment.SourceOffset, length, file.Identity.Length);

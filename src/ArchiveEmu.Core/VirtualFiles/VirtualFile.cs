@@ -13,16 +13,19 @@ public sealed class VirtualFile : IDisposable
     private readonly PooledFile[] _files;
     private readonly IDisposable? _owned;
     private readonly StreamingBringIn _bringIn;
+    private readonly PageCacheStreaming _streaming;
+    private readonly ReadRun _sharedRun = new(); // the run of readers that name none of their own
     private int _disposed;
 
-    internal VirtualFile(Segment[] segments, PooledFile[] files, long length, IDisposable? owned = null)
+    internal VirtualFile(Segment[] segments, PooledFile[] files, long length, PageCacheStreaming streaming, IDisposable? owned = null)
     {
         _segments = segments;
         _files = files;
         _owned = owned;
         Length = length;
         _lookup = new SegmentLookup(segments);
-        _bringIn = new StreamingBringIn(segments, PageCacheStreaming.ForVirtualFiles);
+        _streaming = streaming;
+        _bringIn = new StreamingBringIn(segments, streaming);
     }
 
     /// <summary>The size of the virtual file in bytes.</summary>
@@ -37,8 +40,13 @@ public sealed class VirtualFile : IDisposable
     /// <summary>
     /// Reads up to <c>destination.Length</c> bytes at <paramref name="offset"/>; returns fewer only at EOF
     /// (0 at or past it). A file that no longer holds the bytes it held at build time is an <see cref="IOException"/>.
+    /// Readers that call this share one <see cref="ReadRun"/>: one reader going through the file is seen as a stream, several
+    /// at once mostly are not (a <see cref="VirtualFileStream"/> has its own).
     /// </summary>
-    public int Read(long offset, Span<byte> destination)
+    public int Read(long offset, Span<byte> destination) => Read(offset, destination, _sharedRun);
+
+    /// <summary>A read by the reader whose run is <paramref name="reader"/> (one per open file in the host).</summary>
+    internal int Read(long offset, Span<byte> destination, ReadRun reader)
     {
         if (offset < 0)
             ThrowHelper.ThrowNegativeOffset(offset);
@@ -51,22 +59,31 @@ public sealed class VirtualFile : IDisposable
         int i = _lookup.Find(offset);
         ref readonly var first = ref _segments[i];
         long firstWithin = offset - first.VirtualOffset;
-        if (total <= first.Length - firstWithin && !PageCacheStreaming.IsStreaming(total))
+        bool oneSegment = total <= first.Length - firstWithin;
+        if (oneSegment && !PageCacheStreaming.IsStreaming(total))
         {
             // Most reads: one segment, too small for the page-cache policy to look at (see ReadAcross).
             first.Source.ReadExactly(first.SourceOffset + firstWithin, destination[..total]);
             _lookup.Remember(i);
             return total;
         }
-        return ReadAcross(offset, destination[..total], i);
+        long run = reader.Record(offset, total);
+        if (oneSegment && !_streaming.IsStream(run))
+        {
+            // A big read of a reader that does not stream (a game loading one entry): what it asks for, nothing more.
+            first.Source.ReadExactly(first.SourceOffset + firstWithin, destination[..total]);
+            _lookup.Remember(i);
+            return total;
+        }
+        return ReadAcross(offset, destination[..total], i, run);
     }
 
     /// <summary>A read that crosses segments or streams: each piece is told to the bring-in before it is read.</summary>
-    private int ReadAcross(long offset, Span<byte> rest, int i)
+    private int ReadAcross(long offset, Span<byte> rest, int i, long run)
     {
         int total = rest.Length;
         long end = offset + total;
-        var pass = _bringIn.Begin(offset, total, i);
+        var pass = _bringIn.Begin(offset, run, i);
         while (true)
         {
             ref readonly var segment = ref _segments[i];
@@ -112,5 +129,5 @@ public sealed class VirtualFile : IDisposable
 
     /// <summary>A virtual file of one source that owns a resource (a merged-cache pack handle), disposed with it.</summary>
     internal static VirtualFile OverSource(SegmentSource source, long length, IDisposable owned) =>
-        new(length == 0 ? [] : [new Segment(0, length, source, 0)], [], length, owned);
+        new(length == 0 ? [] : [new Segment(0, length, source, 0)], [], length, PageCacheStreaming.ForVirtualFiles, owned);
 }

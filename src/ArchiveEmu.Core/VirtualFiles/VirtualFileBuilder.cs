@@ -121,7 +121,7 @@ internal sealed class VirtualFileBuilder
         try
         {
             var segments = MergeAdjacent(sorted, acquired);
-            return new VirtualFile(segments, acquired.Values.Select(f => f.File).ToArray(), total);
+            return new VirtualFile(segments, acquired.Values.Select(f => f.File).ToArray(), total, _pool.Streaming);
         }
         catch
         {

@@ -4,6 +4,7 @@ namespace ArchiveEmu.Core.VirtualFiles;
 public sealed class VirtualFileStream : Stream
 {
     private readonly VirtualFile _file;
+    private readonly ReadRun _run = new(); // this stream's own: several streams over one file each keep their stream
     private readonly bool _ownsFile;
     private long _position;
 
@@ -36,7 +37,7 @@ public sealed class VirtualFileStream : Stream
 
     public override int Read(Span<byte> buffer)
     {
-        int read = _file.Read(_position, buffer);
+        int read = _file.Read(_position, buffer, _run);
         _position += read;
         return read;
     }

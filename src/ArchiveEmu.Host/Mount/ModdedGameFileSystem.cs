@@ -183,7 +183,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         int read;
         try
         {
-            read = open.File.Read(destination, offset);
+            read = open.File.Read(destination, offset, open.Run);
         }
         catch (IOException e)
         {
@@ -270,8 +270,9 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     public void LogStatistics()
     {
         foreach (var (path, c) in _counters.OrderBy(p => p.Key, StringComparer.Ordinal))
-            _logger.LogInformation("read statistics {Archive}: {Opens} opens, {Reads} reads, {Bytes} served, {Errors} errors (reads the kernel serves itself, from its page cache or by passthrough, are not counted)",
-                path, c.Opens, c.Reads, Units.Bytes(c.Bytes), c.Errors);
+            _logger.LogInformation("read statistics {Archive}: {Opens} opens, {Reads} reads, {Bytes} served, {Errors} errors (reads the kernel serves itself, from its page cache or by passthrough, are not counted){Detail}",
+                path, c.Opens, c.Reads, Units.Bytes(c.Bytes), c.Errors,
+                c.Reads == 0 ? "" : $"; requests by size: {c.SizeHistogram()}; {c.MeanMicroseconds:0} µs each in the host on average");
     }
 
     public void Dispose() => Current.Dispose();

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
 
 namespace ArchiveEmu.Host.Mount;
@@ -12,6 +13,9 @@ internal sealed class OpenHandle(string path, ServedFile file, FileVersion versi
 
     /// <summary>What the page cache policy compares: the served file's version for archives, (source, identity) for plain files.</summary>
     public FileVersion Version { get; } = version;
+
+    /// <summary>This open's reads one after another: a stream is told by them, not by a read's size (<see cref="ReadRun"/>).</summary>
+    public ReadRun Run { get; } = new();
 
     /// <summary>True the first time only: a failing handle is logged once, not once per read.</summary>
     public bool FirstFailure() => Interlocked.Exchange(ref _failed, 1) == 0;

@@ -15,6 +15,9 @@ internal sealed class BenchHost : IDisposable
 
     public string MountPoint { get; }
 
+    /// <summary>The host's process id (its /proc/PID/io says what it read from the disk).</summary>
+    public int ProcessId => _process.Id;
+
     public string Mounted(string relative) => Path.Combine(MountPoint, relative);
 
     /// <summary>Starts ArchiveEmu.Host.dll with <paramref name="hostArgs"/> (which name the mount point) and waits until it is mounted.</summary>

@@ -55,6 +55,20 @@ public sealed partial class CriTestSupportTests
         }
     }
 
+    [TestCase(0x800, false, false)]
+    [TestCase(0x20, true, false)]
+    [TestCase(0x800, true, true)]
+    public void NamedCpk_WrittenEntryByEntryToAStream_IsTheSameBytes(int alignment, bool etoc, bool paddedSizes)
+    {
+        // The load-trace benchmark's 2 GB CPK is written this way; an ETOC's padding is written to the stream too.
+        var entries = Enumerable.Range(0, 9).Select(i => new CpkTestWriter.NamedEntry($"d{i % 3}", $"f{i}.bin", TestData.Random(70 + i, 1 + i * 1013))).ToList();
+        var options = new CpkTestWriter.Options(Alignment: alignment, WithEtoc: etoc, PaddedSizes: paddedSizes);
+        using var stream = new MemoryStream();
+        CpkTestWriter.WriteNamed(stream, entries.Select(e => e with { Content = [] }).ToList(), entries.Select(e => e.Content.Length).ToList(),
+            (i, bytes) => entries[i].Content.CopyTo(bytes), options);
+        Assert.That(stream.ToArray(), Is.EqualTo(CpkTestWriter.WriteNamed(entries, options)));
+    }
+
     [Test]
     public void NamedCpk_WithEtocAndSmallAlignment_KeepsEntriesOnThatAlignmentAndGivesLocalDirs()
     {

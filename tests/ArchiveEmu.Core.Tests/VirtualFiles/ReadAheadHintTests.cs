@@ -4,9 +4,10 @@ using ArchiveEmu.TestSupport;
 namespace ArchiveEmu.Core.Tests.VirtualFiles;
 
 /// <summary>
-/// A reader going through a virtual file whose sources are not cached gets the next file slices requested ahead of it
-/// (brought in by a background thread, or posix_fadvise WILLNEED where the kernel cannot say what is cached); a pass over
-/// cached sources and small random reads never ask. The bytes are the same either way.
+/// A reader going through a virtual file whose sources are not cached gets the next file slices requested ahead of it once
+/// its run shows a stream (<see cref="PageCacheStreaming.MinStreamRun"/>; brought in by a background thread, or
+/// posix_fadvise WILLNEED where the kernel cannot say what is cached); a pass over cached sources, small random reads and a
+/// loader's whole-entry reads at random never ask (issue 47). The bytes are the same either way.
 /// </summary>
 public sealed class ReadAheadHintTests
 {
@@ -24,7 +25,7 @@ public sealed class ReadAheadHintTests
         var all = new List<byte>();
         for (int i = 0; i < 100; i++)
         {
-            var bytes = TestData.Random(i, 100_000 + i);
+            var bytes = TestData.Random(i, 300_000 + i); // 30 MB in all: a stream is 8 MiB (MinStreamRun)
             _paths.Add(_dir.Write($"f{i}.bin", bytes));
             builder.AppendFile(_paths[^1], 0, bytes.Length);
             all.AddRange(bytes);
@@ -44,15 +45,37 @@ public sealed class ReadAheadHintTests
     public void ASequentialReaderOfColdSources_KeepsSlicesRequestedAheadOfIt_ToTheEnd()
     {
         _paths.ForEach(PageCacheProbe.Drop);
+        long streamRun = PageCacheStreaming.ForVirtualFiles.MinStreamRun;
         var read = ReadThrough(at =>
         {
             int current = _file.FindSegment(Math.Min(at, _file.Length - 1));
-            if (at < _file.Length)
+            if (at < streamRun)
+                Assert.That(_file.HintedThrough, Is.EqualTo(-1), $"at {at}: not yet a stream, nothing asked for");
+            else if (at < _file.Length)
                 Assert.That(_file.HintedThrough, Is.GreaterThanOrEqualTo(Math.Min(current + 1, _file.Segments.Length - 1)),
                     $"at {at}: the next slice is already asked for");
         });
         Assert.That(read, Is.EqualTo(_expected));
         Assert.That(_file.HintedThrough, Is.EqualTo(_file.Segments.Length - 1));
+    }
+
+    [Test]
+    public void WithBringInOff_ASequentialReaderOfColdSources_AsksForNothing()
+    {
+        // The host's ArchiveEmu:BringIn=false: the pool's policy, handed to every virtual file built over it.
+        var builder = new VirtualFileBuilder(new FileHandlePool(8) { Streaming = PageCacheStreaming.ForVirtualFiles with { BringsIn = false } });
+        foreach (var path in _paths)
+            builder.AppendFile(path, 0, new FileInfo(path).Length);
+        using var file = builder.Build();
+        _paths.ForEach(PageCacheProbe.Drop);
+        var buffer = new byte[256 * 1024];
+        for (long at = 0; at < file.Length;)
+        {
+            int n = file.Read(at, buffer);
+            Assert.That(buffer.AsSpan(0, n).SequenceEqual(_expected.AsSpan((int)at, n)), $"bytes at {at}");
+            at += n;
+        }
+        Assert.That(file.HintedThrough, Is.EqualTo(-1));
     }
 
     [Test]
@@ -97,6 +120,63 @@ public sealed class ReadAheadHintTests
             afterEach(at);
         }
         return read;
+    }
+
+    [Test]
+    public void ALoaderReadingWholeEntriesAtRandom_InBigReads_NeverHints()
+    {
+        // A game's loader: whole entries (here 64 KiB-1 MiB spans) at random offsets, each in one or a few big reads. The
+        // size of a read is no evidence of a stream; before issue 47 every such read brought in 4 MiB around it.
+        // The archive: 32 sparse 16 MiB files (512 MiB that take no disk and are never cached until read), as a game's is big.
+        var builder = new VirtualFileBuilder(new FileHandlePool(8));
+        for (int i = 0; i < 32; i++)
+        {
+            string path = Path.Combine(_dir.Path, $"sparse{i}.bin");
+            using (var stream = File.Create(path))
+                stream.SetLength(16 << 20);
+            builder.AppendFile(path, 0, 16 << 20);
+        }
+        using var archive = builder.Build();
+        var random = new Random(47);
+        for (int k = 0; k < 200; k++)
+        {
+            int length = 64 * 1024 << random.Next(5);
+            var buffer = new byte[length];
+            archive.ReadExactly(random.NextInt64(archive.Length - length), buffer);
+            Assert.That(buffer.AsSpan().IndexOfAnyExcept((byte)0), Is.EqualTo(-1));
+        }
+        Assert.That(archive.HintedThrough, Is.EqualTo(-1));
+    }
+
+    [Test]
+    public void TwoStreamsAtOnce_EachWithItsOwnRun_AreBothStreams_WhereOneSharedRunSeesNeither()
+    {
+        // Two readers taking turns through two halves of the file, as a loader and a streaming thread do. Each with its own
+        // run (an open file in the host, a VirtualFileStream) is a stream once it has read MinStreamRun; through the run
+        // readers share (VirtualFile.Read) their turns break each other's runs and nothing is asked ahead.
+        long half = _file.Length / 2;
+        Assert.That(HintedAfterTwoReaders(new ReadRun(), new ReadRun(), half), Is.GreaterThan(0), "two runs");
+        var shared = new ReadRun();
+        Assert.That(HintedAfterTwoReaders(shared, shared, half), Is.EqualTo(-1), "one run for both");
+    }
+
+    private int HintedAfterTwoReaders(ReadRun first, ReadRun second, long half)
+    {
+        var builder = new VirtualFileBuilder(new FileHandlePool(8));
+        foreach (var path in _paths)
+            builder.AppendFile(path, 0, new FileInfo(path).Length);
+        using var file = builder.Build();
+        _paths.ForEach(PageCacheProbe.Drop);
+        var buffer = new byte[128 * 1024];
+        long streamRun = PageCacheStreaming.ForVirtualFiles.MinStreamRun;
+        for (long at = 0; at < streamRun + 8 * buffer.Length; at += buffer.Length)
+        {
+            Assert.That(file.Read(at, buffer, first), Is.EqualTo(buffer.Length));
+            Assert.That(buffer, Is.EqualTo(_expected.AsSpan((int)at, buffer.Length).ToArray()));
+            Assert.That(file.Read(half + at, buffer, second), Is.EqualTo(buffer.Length));
+            Assert.That(buffer, Is.EqualTo(_expected.AsSpan((int)(half + at), buffer.Length).ToArray()));
+        }
+        return file.HintedThrough;
     }
 
     [Test]

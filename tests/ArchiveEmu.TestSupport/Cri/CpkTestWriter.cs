@@ -37,8 +37,56 @@ public static class CpkTestWriter
     /// <summary>Writes a named CPK (CpkMode 1): header, TOC, the entries in the given order, optionally the ETOC.</summary>
     public static byte[] WriteNamed(IReadOnlyList<NamedEntry> entries, Options? options = null)
     {
-        var o = options ?? new Options();
         var stored = entries.Select(e => Stored(e.Content, e.Compress)).ToList();
+        var plan = PlanNamed(entries, stored.Select(s => (long)s.Length).ToList(), entries.Select(e => (long)e.Content.Length).ToList(), options ?? new Options());
+        var output = new byte[plan.End];
+        plan.Front.CopyTo(output, 0);
+        for (int i = 0; i < stored.Count; i++)
+            stored[i].CopyTo(output, plan.Positions[i]);
+        plan.Etoc?.CopyTo(output, plan.EtocOffset);
+        return output;
+    }
+
+    /// <summary>
+    /// Writes a named CPK of entries stored as they are (no compression) to <paramref name="output"/> one entry at a time, for
+    /// archives too big to hold in memory: <paramref name="sizes"/> gives each entry's length (its Content is ignored) and
+    /// <paramref name="fill"/> writes entry i's bytes into the span it is given. The same bytes as <see cref="WriteNamed"/>.
+    /// </summary>
+    public static void WriteNamed(Stream output, IReadOnlyList<NamedEntry> entries, IReadOnlyList<int> sizes, Action<int, Span<byte>> fill, Options? options = null)
+    {
+        var lengths = sizes.Select(s => (long)s).ToList();
+        var plan = PlanNamed(entries, lengths, lengths, options ?? new Options());
+        output.Write(plan.Front);
+        long at = plan.Front.Length;
+        var buffer = new byte[Math.Max(1, sizes.DefaultIfEmpty(0).Max())];
+        for (int i = 0; i < entries.Count; i++)
+        {
+            WriteZeros(output, plan.Positions[i] - at);
+            fill(i, buffer.AsSpan(0, sizes[i]));
+            output.Write(buffer, 0, sizes[i]);
+            at = plan.Positions[i] + sizes[i];
+        }
+        WriteZeros(output, (plan.Etoc is null ? plan.End : plan.EtocOffset) - at);
+        if (plan.Etoc is not null)
+        {
+            output.Write(plan.Etoc);
+            WriteZeros(output, plan.End - plan.EtocOffset - plan.Etoc.Length); // PaddedSizes: the ETOC's size field counts its padding
+        }
+    }
+
+    private static void WriteZeros(Stream output, long count)
+    {
+        Span<byte> zeros = stackalloc byte[4096];
+        zeros.Clear();
+        for (; count > 0; count -= Math.Min(count, zeros.Length))
+            output.Write(zeros[..(int)Math.Min(count, zeros.Length)]);
+    }
+
+    /// <summary>A named CPK's bytes before its content (header and TOC), where each entry goes, and the ETOC packet after the content.</summary>
+    private sealed record NamedPlan(byte[] Front, long[] Positions, byte[]? Etoc, long EtocOffset, long End);
+
+    private static NamedPlan PlanNamed(IReadOnlyList<NamedEntry> entries, IReadOnlyList<long> stored, IReadOnlyList<long> extracted, Options o)
+    {
         // FileOffset counts from the TOC packet, so the TOC's size (which holds the offsets) must be known first:
         // offsets are laid out from a content start, and the start moves until the TOC fits before it.
         long contentOffset = Align(TablesStart + 0x10, o.Alignment);
@@ -49,8 +97,8 @@ public static class CpkTestWriter
             [
                 UtfColumn.Auto("DirName", UtfType.String, entries.Select(e => (object?)e.DirName).ToList()),
                 new("FileName", UtfType.String, UtfStorage.PerRow, entries.Select(e => (object?)e.FileName).ToList()),
-                new("FileSize", UtfType.U32, UtfStorage.PerRow, stored.Select(s => (object?)(uint)s.Length).ToList()),
-                new("ExtractSize", UtfType.U32, UtfStorage.PerRow, entries.Select(e => (object?)(uint)e.Content.Length).ToList()),
+                new("FileSize", UtfType.U32, UtfStorage.PerRow, stored.Select(s => (object?)(uint)s).ToList()),
+                new("ExtractSize", UtfType.U32, UtfStorage.PerRow, extracted.Select(s => (object?)(uint)s).ToList()),
                 new("FileOffset", UtfType.U64, UtfStorage.PerRow, positions.Select(p => (object?)(ulong)(p - TablesStart)).ToList()),
                 new("ID", UtfType.U32, UtfStorage.PerRow, entries.Select((e, i) => (object?)(e.Id ?? (uint)i)).ToList()),
                 UtfColumn.Auto("UserString", UtfType.String, entries.Select(e => (object?)e.UserString).ToList()),
@@ -67,15 +115,10 @@ public static class CpkTestWriter
             long etocSize = etoc is null ? 0 : SizeField(0x10 + etoc.Length, o);
             var header = Header(o, mode: 1, files: entries.Count, contentOffset, contentEnd - contentOffset,
                 toc: (TablesStart, SizeField(tocSize, o)), itoc: null, etoc: etoc is null ? null : (etocOffset, etocSize),
-                packedSize: stored.Sum(s => (long)s.Length), dataSize: entries.Sum(e => (long)e.Content.Length),
-                sorted: IsSorted(entries));
-            var output = new byte[etoc is null ? contentEnd : etocOffset + etocSize];
-            WriteFront(output, Packet("CPK ", header, o.Masked), Packet("TOC ", toc, o.Masked));
-            for (int i = 0; i < stored.Count; i++)
-                stored[i].CopyTo(output, positions[i]);
-            if (etoc is not null)
-                Packet("ETOC", etoc, o.Masked).CopyTo(output, etocOffset);
-            return output;
+                packedSize: stored.Sum(), dataSize: extracted.Sum(), sorted: IsSorted(entries));
+            var front = new byte[contentOffset];
+            WriteFront(front, Packet("CPK ", header, o.Masked), Packet("TOC ", toc, o.Masked));
+            return new NamedPlan(front, positions, etoc is null ? null : Packet("ETOC", etoc, o.Masked), etocOffset, etoc is null ? contentEnd : etocOffset + etocSize);
         }
     }
 
@@ -98,7 +141,7 @@ public static class CpkTestWriter
         ], o.Masked, o.UtfVersion);
         long itocSize = 0x10 + itoc.Length;
         long contentOffset = Align(TablesStart + itocSize, o.Alignment);
-        var positions = Positions(stored, contentOffset, o.Alignment, out long contentEnd);
+        var positions = Positions(stored.Select(s => (long)s.Length).ToList(), contentOffset, o.Alignment, out long contentEnd);
         var header = Header(o, mode: 0, files: sorted.Count, contentOffset, contentEnd - contentOffset,
             toc: null, itoc: (TablesStart, SizeField(itocSize, o)), etoc: null,
             packedSize: stored.Sum(s => (long)s.Length), dataSize: sorted.Sum(e => (long)e.Content.Length), sorted: true);
@@ -122,14 +165,14 @@ public static class CpkTestWriter
     private static long SizeField(long packetSize, Options o) => o.PaddedSizes ? Align(packetSize, o.Alignment) : packetSize;
 
     // Each entry on the next alignment boundary; the content ends at the boundary after the last (zeros between).
-    private static long[] Positions(IReadOnlyList<byte[]> stored, long contentOffset, int alignment, out long contentEnd)
+    private static long[] Positions(IReadOnlyList<long> stored, long contentOffset, int alignment, out long contentEnd)
     {
         var positions = new long[stored.Count];
         long cursor = contentOffset;
         for (int i = 0; i < stored.Count; i++)
         {
             positions[i] = Align(cursor, alignment);
-            cursor = positions[i] + stored[i].Length;
+            cursor = positions[i] + stored[i];
         }
         contentEnd = Align(cursor, alignment);
         return positions;

@@ -12,6 +12,8 @@ internal static class BenchLegend
     [
         ("measured, whole read", "rows timed on this machine; left of |: the whole archive read front to back in --block-size calls"),
         ("4K random MB/s", "right of |: 4 KiB reads at random offsets (--random-reads per run); its xsolid and reads are the random reads'"),
+        ("entries MB/s", "right of the second |: a game's loader, up to 400 whole entries in random order, each read in pieces of one"
+            + " size from 64 KiB-1 MiB; its xsolid is the entries'"),
         ("MB/s", "10^6 bytes per second, median of the runs"),
         ("min / max", "the lowest and highest of the runs (MB/s in the read table, ms in the build table)"),
         ("xsolid", "this path's speed / solid's in the same run, median of the runs; 1.00 = as fast as the original file"),

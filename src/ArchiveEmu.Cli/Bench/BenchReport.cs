@@ -48,14 +48,15 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
         o.WriteLine($"{s.Scenario.Name} ({s.Scenario.Summary}): {Units.Bytes(s.ArchiveBytes)}, {s.Scenario.EntryCount} entries, "
             + $"{s.Scenario.InjectedCount} injected, {s.SourceFiles} source files, {(s.Cold ? "cold" : "warm")}, {s.Seconds:F1} s");
         // Two spaces or more between column headers: the legend test splits them there.
-        o.WriteLine($"  {"measured, whole read",-20} {"MB/s",8} {"min",8} {"max",8} {"xsolid",7} {"range",10} {"opens",6} {"reads",6} {"pieces",7} {"open ms",8} {"peak MiB",9}  |  {"4K random MB/s",14} {"xsolid",7} {"reads",6}");
+        o.WriteLine($"  {"measured, whole read",-20} {"MB/s",8} {"min",8} {"max",8} {"xsolid",7} {"range",10} {"opens",6} {"reads",6} {"pieces",7} {"open ms",8} {"peak MiB",9}  |  {"4K random MB/s",14} {"xsolid",7} {"reads",6}  |  {"entries MB/s",12} {"xsolid",7}");
         foreach (var p in s.Paths)
         {
             var whole = Samples.Of(p.WholeMbps);
             string random = $"{Samples.MedianOf(p.RandomMbps),14:F1} {Samples.MedianOf(p.RandomRatioToSolid),7:F2} {p.RandomTrace?.Reads,6}";
             var ratio = Samples.Of(p.WholeRatioToSolid);
             o.WriteLine($"  {p.Name,-20} {whole.Median,8:F0} {whole.Min,8:F0} {whole.Max,8:F0} {ratio.Median,7:F2} {ratio.Range(),10} "
-                + $"{p.Opens,6} {p.WholeTrace?.Reads,6} {p.WholeTrace?.Pieces,7} {Samples.MedianOf(p.OpenMs),8:F1} {(p.PeakRssDelta ?? 0) / 1048576.0,9:F1}  |  {random}");
+                + $"{p.Opens,6} {p.WholeTrace?.Reads,6} {p.WholeTrace?.Pieces,7} {Samples.MedianOf(p.OpenMs),8:F1} {(p.PeakRssDelta ?? 0) / 1048576.0,9:F1}  |  {random}"
+                + $"  |  {Samples.MedianOf(p.EntriesMbps),12:F1} {Samples.MedianOf(p.EntriesRatioToSolid),7:F2}");
         }
         o.WriteLine($"  {EstimateNote};");
         o.WriteLine($"  {EstimateLimit}:");
@@ -139,6 +140,14 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
             ["runs_ratio_to_solid"] = Commands.JsonOutput.Numbers(p.RandomRatioToSolid),
             ["reads"] = p.RandomTrace?.Reads,
             ["bytes_read"] = p.RandomTrace?.Bytes,
+        },
+        ["random_entries"] = new JsonObject
+        {
+            ["what"] = "up to 400 whole entries in random order, each in pieces of 64 KiB-1 MiB (a game's loader)",
+            ["mbps"] = Samples.Of(p.EntriesMbps).ToJson(),
+            ["ratio_to_solid"] = Samples.MedianOf(p.EntriesRatioToSolid),
+            ["runs_mbps"] = Commands.JsonOutput.Numbers(p.EntriesMbps),
+            ["runs_ratio_to_solid"] = Commands.JsonOutput.Numbers(p.EntriesRatioToSolid),
         },
         ["device_estimate"] = new JsonObject(DeviceModel.Article.Select(d => KeyValuePair.Create(d.Name, s.Estimate(p, d) is { } e
             ? (JsonNode?)new JsonObject { ["mbps"] = e.Mbps, ["ratio_to_solid"] = e.Ratio } : null))),

@@ -10,6 +10,8 @@ internal sealed class PathMeasurements(ReadPath path)
     public List<double> WholeRatioToSolid { get; } = new();
     public List<double> RandomMbps { get; } = new();
     public List<double> RandomRatioToSolid { get; } = new();
+    public List<double> EntriesMbps { get; } = new();
+    public List<double> EntriesRatioToSolid { get; } = new();
     public List<double> OpenMs { get; } = new();
 
     /// <summary>Files opened by one whole-archive read (the same every run).</summary>
@@ -28,6 +30,7 @@ internal sealed class PathMeasurements(ReadPath path)
     /// <summary>Content hash of every run's whole read and random reads (checked against solid's).</summary>
     public ulong WholeHash { get; set; }
     public ulong RandomHash { get; set; }
+    public ulong EntriesHash { get; set; }
 
     public void NotePeak(long? delta)
     {

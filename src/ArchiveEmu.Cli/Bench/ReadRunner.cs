@@ -7,7 +7,8 @@ namespace ArchiveEmu.Cli.Bench;
 
 /// <summary>
 /// Measures the read paths of one scenario: per run, every path's whole-archive read, then every path's
-/// 4 KiB random reads, interleaved (path order rotates each run) so drift on a shared machine cancels in the
+/// 4 KiB random reads, then every path's random entries (a game's loader: whole entries in random order, each in pieces of
+/// one size drawn per entry from 64 KiB–1 MiB; issue 47), interleaved (path order rotates each run) so drift on a shared machine cancels in the
 /// ratios, after untimed warm-up passes. Only the read calls are timed; each block is hashed between them and every path must deliver
 /// exactly solid's bytes.
 /// </summary>
@@ -16,6 +17,8 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
     private readonly byte[] _block = new byte[options.BlockSize];
     private readonly byte[] _small = new byte[BenchOptions.RandomReadSize];
     private readonly long[] _randomOffsets = RandomOffsets(files.Length, options.RandomReads);
+    private readonly LoadedEntry[] _entries = LoadedEntries(files.SolidPath);
+    private readonly byte[] _piece = new byte[LargestPiece];
 
     public IReadOnlyList<PathMeasurements> Run(IReadOnlyList<ReadPath> paths)
     {
@@ -35,10 +38,16 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
                 status($"{files.Scenario.Name}: run {run + 1}/{options.Runs}, random reads, {r.Name}");
                 MeasureRandom(r, first: run == 0);
             }
+            foreach (var r in order)
+            {
+                status($"{files.Scenario.Name}: run {run + 1}/{options.Runs}, random entries, {r.Name}");
+                MeasureEntries(r);
+            }
             foreach (var r in results)
             {
                 r.WholeRatioToSolid.Add(r.WholeMbps[^1] / solid.WholeMbps[^1]);
                 r.RandomRatioToSolid.Add(r.RandomMbps[^1] / solid.RandomMbps[^1]);
+                r.EntriesRatioToSolid.Add(r.EntriesMbps[^1] / solid.EntriesMbps[^1]);
             }
             foreach (var r in results)
                 CheckSameBytes(r, solid);
@@ -63,6 +72,7 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
                 var scratch = new PathMeasurements(path);
                 MeasureWhole(scratch, first: false);
                 MeasureRandom(scratch, first: false);
+                MeasureEntries(scratch);
             }
             Thread.Sleep(options.WarmUpPause);
         }
@@ -141,10 +151,56 @@ internal sealed class ReadRunner(ScenarioFiles files, BenchOptions options, Acti
             r.RandomTrace = trace;
     }
 
+    private void MeasureEntries(PathMeasurements r)
+    {
+        Cool();
+        using var file = r.Path.Open();
+        var hash = new XxHash3();
+        long ticks = 0, bytes = 0;
+        foreach (var entry in _entries)
+        {
+            for (long at = 0; at < entry.Length; at += entry.Piece)
+            {
+                cancel.ThrowIfCancellationRequested();
+                var piece = _piece.AsSpan(0, (int)Math.Min(entry.Piece, entry.Length - at));
+                long t0 = Stopwatch.GetTimestamp();
+                int n = file.Read(entry.Offset + at, piece);
+                ticks += Stopwatch.GetTimestamp() - t0;
+                hash.Append(piece[..n]);
+                bytes += n;
+            }
+        }
+        r.EntriesMbps.Add(bytes / ((double)ticks / Stopwatch.Frequency) / 1e6);
+        r.EntriesHash = hash.GetCurrentHashAsUInt64();
+    }
+
     private void CheckSameBytes(PathMeasurements r, PathMeasurements solid)
     {
-        if (r.WholeHash != solid.WholeHash || r.RandomHash != solid.RandomHash)
+        if (r.WholeHash != solid.WholeHash || r.RandomHash != solid.RandomHash || r.EntriesHash != solid.EntriesHash)
             throw new InvalidDataException($"{files.Scenario.Name}: path {r.Name} read different bytes than {ReadPath.Solid} (content hash mismatch)");
+    }
+
+    private const int LargestPiece = 1 << 20, MostEntries = 400;
+
+    /// <summary>An entry of the archive as a loader reads it: where, how long, and in pieces of what size.</summary>
+    private readonly record struct LoadedEntry(long Offset, long Length, int Piece);
+
+    // The archive's entries from its AFS table (the bench's archives are AFS: count at 4, offset and size pairs from 8),
+    // up to 400 of them in a seeded random order, each with a piece size drawn from 64 KiB-1 MiB: every path and run alike.
+    private static LoadedEntry[] LoadedEntries(string solid)
+    {
+        using var handle = File.OpenHandle(solid);
+        var head = new byte[8];
+        RandomAccess.Read(handle, head, 0);
+        int count = (int)Math.Min(System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(head.AsSpan(4)), 1 << 20);
+        var table = new byte[8L * count];
+        RandomAccess.Read(handle, table, 8);
+        var random = new Random(47);
+        return Enumerable.Range(0, count)
+            .Select(i => (Offset: (long)System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(table.AsSpan(8 * i)),
+                Length: (long)System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(table.AsSpan(8 * i + 4))))
+            .Where(e => e.Length > 0).OrderBy(_ => random.Next()).Take(MostEntries)
+            .Select(e => new LoadedEntry(e.Offset, e.Length, (64 << 10) << random.Next(5))).ToArray();
     }
 
     // 4 KiB-aligned, seeded: every path and every run reads the same places.

@@ -40,6 +40,20 @@ internal sealed record PageCacheStreaming
     /// </summary>
     public long BringInBytes { get; init; } = 4L << 20;
 
+    /// <summary>
+    /// How far ahead of a reader whose run is not a stream yet (a loader going through one entry) the kernel is asked to read
+    /// (posix_fadvise WILLNEED, small pages), never more than its run so far: the kernel's read-ahead of a plain file opens a
+    /// window of up to four times a read that follows another, where a normal user's mount asks the host for 128 KiB at a
+    /// time, one round trip and one disk read after another.
+    /// </summary>
+    public long ShortRunAheadBytes { get; init; } = 1L << 20;
+
+    /// <summary>The shortest run asked ahead of (<see cref="ShortRunAheadBytes"/>).</summary>
+    public long MinShortRun { get; init; } = 512L << 10;
+
+    /// <summary>Whether a reader whose run is <paramref name="run"/> bytes, not a stream, has the next bytes asked for.</summary>
+    public bool AsksAheadOf(long run) => BringsIn && run >= MinShortRun;
+
     /// <summary>How far ahead of a cold reader the background threads are asked to bring the file in; never more than half its run so far.</summary>
     public long AheadBytes { get; init; } = 16L << 20;
 

@@ -20,7 +20,7 @@ internal sealed class ReadRun
     /// </summary>
     internal const long Slack = 2L << 20;
 
-    private long _end = -1, _bytes;
+    private long _end = -1, _bytes, _askedTo;
 
     /// <summary>
     /// Records a read of [<paramref name="offset"/>, +<paramref name="length"/>) and returns the bytes the run it belongs to
@@ -44,5 +44,20 @@ internal sealed class ReadRun
         Volatile.Write(ref _end, readEnd);
         Volatile.Write(ref _bytes, length);
         return length;
+    }
+
+    /// <summary>
+    /// The part of [<paramref name="from"/>, <paramref name="to"/>) not asked for ahead of this reader yet, marked as asked
+    /// (empty when all of it was): each byte is hinted once, not once per request.
+    /// </summary>
+    public (long From, long To) AskAhead(long from, long to)
+    {
+        long asked = Volatile.Read(ref _askedTo);
+        if (asked > from && asked < to + Slack) // asked in this run already, up to there
+            from = asked;
+        if (from >= to)
+            return (to, to);
+        Volatile.Write(ref _askedTo, to);
+        return (from, to);
     }
 }

@@ -77,6 +77,36 @@ internal sealed class StreamingBringIn(Segment[] segments, PageCacheStreaming po
 
     long IStreamingReader.StreamedTo => Volatile.Read(ref _streamedTo);
 
+    /// <summary>
+    /// For a reader whose run is not a stream: asks the kernel (WILLNEED) for the file bytes behind virtual
+    /// [<paramref name="end"/>, +<paramref name="reach"/>), starting in segment <paramref name="index"/> or after it, the
+    /// part the reader has not had asked for yet. What is cached costs the kernel a look.
+    /// </summary>
+    public void AskAheadOfShortRun(ReadRun reader, int index, long end, long reach)
+    {
+        var (from, to) = reader.AskAhead(end, end + reach);
+        for (int j = index; j < segments.Length && from < to; j++)
+        {
+            ref readonly var segment = ref segments[j];
+            long segmentEnd = segment.VirtualOffset + segment.Length;
+            if (segmentEnd <= from)
+                continue;
+            long upTo = Math.Min(to, segmentEnd);
+            if (segment.Source is FileSource file)
+            {
+                try
+                {
+                    ReadAheadHint.WillNeedSoon(file.File.GetHandle(), segment.SourceOffset + (from - segment.VirtualOffset), upTo - from);
+                }
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+                {
+                    // a hint: the read of those bytes, if it comes, reports what is wrong
+                }
+            }
+            from = upTo;
+        }
+    }
+
     /// <summary>The last segment a read-ahead hint has asked for (-1: none yet); for tests.</summary>
     internal int HintedThrough => Volatile.Read(ref _hintedThrough);
 

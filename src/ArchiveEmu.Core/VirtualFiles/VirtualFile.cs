@@ -70,9 +70,12 @@ public sealed class VirtualFile : IDisposable
         long run = reader.Record(offset, total);
         if (oneSegment && !_streaming.IsStream(run))
         {
-            // A big read of a reader that does not stream (a game loading one entry): what it asks for, nothing more.
+            // A big read of a reader that does not stream (a game loading one entry): what it asks for, and when it follows
+            // the reader's last read, a hint for the next bytes, no more than the run so far.
             first.Source.ReadExactly(first.SourceOffset + firstWithin, destination[..total]);
             _lookup.Remember(i);
+            if (_streaming.AsksAheadOf(run))
+                _bringIn.AskAheadOfShortRun(reader, i, offset + total, PageCacheStreaming.Within(_streaming.ShortRunAheadBytes, run));
             return total;
         }
         return ReadAcross(offset, destination[..total], i, run);

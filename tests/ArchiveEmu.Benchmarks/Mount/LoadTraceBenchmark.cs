@@ -9,7 +9,7 @@ namespace ArchiveEmu.Benchmarks.Mount;
 /// in a rotated order, each after dropping the page cache (as root the whole cache, as any user every file involved with
 /// posix_fadvise), and counts the bytes the reader and the hosts read from the disk (/proc/PID/io read_bytes; also the
 /// blkio cgroup's counter when run in one). For a normal user's figures run it as that user; for a capped disk, inside a
-/// throttling cgroup: <c>tests/ArchiveEmu.Benchmarks/loadtrace.sh</c> does both.
+/// throttling cgroup: <c>sh tests/ArchiveEmu.Benchmarks/capped.sh [--user NAME] -- loadtrace --dir DIR</c> does both.
 /// <c>dotnet run -c Release --project tests/ArchiveEmu.Benchmarks -- loadtrace [--runs 7] [--dir DIR] [--entries 20000]
 /// [--traced 400] [--seed 47] [--cases trace,warm,small,readers,movie,boundary,seq,random] [--bring-in true|false]
 /// [--also-no-bring-in] [--also-untouched] [--also-path FILE]… [--passthrough true|false] [--delete]</c>.

@@ -136,6 +136,7 @@ public sealed class BenchReadableOutputTests
             var emulated = PathOf(scenario, "emulated");
             Assert.That(emulatedLine, Does.Contain($"{scenario.GetProperty("name").GetString()} {emulated.GetProperty("ratio_to_solid").GetDouble():F2}x ({Spread(Runs(emulated))})"));
             Assert.That(emulatedLine, Does.Contain($"4K {emulated.GetProperty("random_4k").GetProperty("ratio_to_solid").GetDouble():F2}x"));
+            Assert.That(emulatedLine, Does.Contain($"entries {emulated.GetProperty("random_entries").GetProperty("ratio_to_solid").GetDouble():F2}x"));
         }
         Assert.That(lines.Count(l => l.Contains("repack", StringComparison.Ordinal)), Is.LessThanOrEqualTo(2), "the build paths in one line per scenario");
         Assert.That(lines, Has.None.Contains("estimate").And.None.Contains("|"), "no per-scenario tables");

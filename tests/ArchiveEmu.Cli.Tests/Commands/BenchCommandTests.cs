@@ -47,6 +47,7 @@ public sealed class BenchCommandTests
                 Assert.That(p.GetProperty("opens").GetInt64(), kept ? Is.Zero : Is.GreaterThanOrEqualTo(1), "a kept file was opened before the timed runs");
                 Assert.That(p.GetProperty("reads").GetInt32(), Is.GreaterThanOrEqualTo(1));
                 Assert.That(p.GetProperty("random_4k").ValueKind, Is.EqualTo(JsonValueKind.Object), "every path makes random reads");
+                Assert.That(p.GetProperty("random_entries").GetProperty("runs_mbps").GetArrayLength(), Is.GreaterThan(0), "and loads random entries");
                 Assert.That(p.GetProperty("device_estimate").ValueKind, Is.EqualTo(JsonValueKind.Object), "every path has a trace to price");
                 Assert.That(p.TryGetProperty("parallel_readers", out _), Is.False, "every path is read by one thread");
             }
@@ -67,6 +68,9 @@ public sealed class BenchCommandTests
             Assert.That(Runs(p, "runs_ratio_to_solid"), Is.EqualTo(expected).Within(1e-9));
             Assert.That(p.GetProperty("ratio_to_solid").GetDouble(), Is.EqualTo(expected.Average()).Within(1e-9), "the median of two runs is their mean");
             Assert.That(p.GetProperty("mbps").GetProperty("median").GetDouble(), Is.EqualTo(runs.Average()).Within(1e-6));
+            var entries = p.GetProperty("random_entries");
+            var expectedEntries = Runs(entries, "runs_mbps").Zip(Runs(paths[0].GetProperty("random_entries"), "runs_mbps"), (r, s) => r / s).ToArray();
+            Assert.That(Runs(entries, "runs_ratio_to_solid"), Is.EqualTo(expectedEntries).Within(1e-9), "the random entries' ratios too");
         }
         Assert.That(paths[0].GetProperty("ratio_to_solid").GetDouble(), Is.EqualTo(1.0));
     }

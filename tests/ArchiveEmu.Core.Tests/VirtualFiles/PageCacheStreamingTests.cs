@@ -12,6 +12,10 @@ public sealed class PageCacheStreamingTests
         var packs = PageCacheStreaming.ForMergedPacks;
         Assert.That(PageCacheStreaming.MinStreamingRead, Is.EqualTo(64 * 1024));
         Assert.That(files.MinStreamRun, Is.EqualTo(8L << 20));
+        Assert.That((files.MinShortRun, files.ShortRunAheadBytes), Is.EqualTo((512L << 10, 1L << 20)));
+        Assert.That(files.AsksAheadOf((512L << 10) - 1), Is.False);
+        Assert.That(files.AsksAheadOf(512L << 10), Is.True);
+        Assert.That((files with { BringsIn = false }).AsksAheadOf(1L << 30), Is.False, "ArchiveEmu:BringIn=false: no hint either");
         Assert.That((files.BringsIn, files.BringInBytes, files.AheadBytes, files.AheadSegments, files.MaxBroughtInLength),
             Is.EqualTo((true, 4L << 20, 16L << 20, 32, long.MaxValue)));
         Assert.That(packs, Is.EqualTo(files with { MaxBroughtInLength = 128L << 20 }));

@@ -149,6 +149,44 @@ public sealed class ReadAheadHintTests
     }
 
     [Test]
+    public void ALoaderGoingThroughOneEntry_HasTheNextBytesAskedOfTheKernel_NoFurtherThanHalfItsRun()
+    {
+        // Four 128 KiB pieces one after another (a normal user's mount asks for 128 KiB at a time): a run of 512 KiB
+        // (MinShortRun) has the next 256 KiB (half the run) asked of the kernel, running over into the next files; nothing
+        // beyond. Counted by fincore (util-linux). Handles with FADV_RANDOM, as the host's: the disk's own read-ahead would
+        // read past the pieces by itself.
+        LinuxOnly.Require("posix_fadvise(WILLNEED) and fincore (util-linux)");
+        var builder = new VirtualFileBuilder(new FileHandlePool(8, FileOptions.RandomAccess));
+        foreach (var path in _paths)
+            builder.AppendFile(path, 0, new FileInfo(path).Length);
+        using var file = builder.Build();
+        var reader = new ReadRun();
+        _paths.ForEach(PageCacheProbe.Drop);
+        long start = file.Segments[40].VirtualOffset;
+        var buffer = new byte[128 * 1024];
+        for (int piece = 0; piece < 4; piece++)
+        {
+            Assert.That(file.Read(start + piece * buffer.Length, buffer, reader), Is.EqualTo(buffer.Length));
+            Assert.That(buffer, Is.EqualTo(_expected.AsSpan((int)(start + piece * buffer.Length), buffer.Length).ToArray()));
+        }
+        long end = start + 4 * buffer.Length + 2 * buffer.Length; // what was read and what was asked ahead
+        long Expected(int j) => Math.Max(0, Math.Min(end, file.Segments[j].VirtualOffset + file.Segments[j].Length) - Math.Max(start, file.Segments[j].VirtualOffset));
+        Assert.That(Expected(42), Is.GreaterThan(0), "the asked-for bytes reach file 42");
+        Assert.That(() => Enumerable.Range(40, 3).All(j => Resident(_paths[j]) >= Expected(j) - 4096), Is.True.After(2000, 50),
+            string.Join(", ", Enumerable.Range(40, 3).Select(j => $"file {j}: {Resident(_paths[j])} of {Expected(j)} bytes cached")));
+        Assert.That(Resident(_paths[42]), Is.LessThan(Expected(42) + (128 << 10)), "no further than half the run (the kernel rounds to its own read size)");
+        Assert.That(Resident(_paths[43]), Is.Zero, "nothing of the file after");
+        Assert.That(file.HintedThrough, Is.EqualTo(-1), "not a stream: nothing brought in");
+    }
+
+    private static long Resident(string path)
+    {
+        var result = ExternalTool.Run("fincore", "--bytes", "--noheadings", "--output", "RES", path);
+        Assert.That(result.ExitCode, Is.Zero, result.ToString());
+        return long.Parse(result.StdOut.Trim(), System.Globalization.CultureInfo.InvariantCulture);
+    }
+
+    [Test]
     public void TwoStreamsAtOnce_EachWithItsOwnRun_AreBothStreams_WhereOneSharedRunSeesNeither()
     {
         // Two readers taking turns through two halves of the file, as a loader and a streaming thread do. Each with its own

@@ -32,6 +32,17 @@ public sealed class ReadRunTests
     }
 
     [Test]
+    public void AskAhead_GivesEachByteOnce_AndForgetsAnotherPlace()
+    {
+        var run = new ReadRun();
+        Assert.That(run.AskAhead(1000, 5000), Is.EqualTo((1000L, 5000L)));
+        Assert.That(run.AskAhead(3000, 9000), Is.EqualTo((5000L, 9000L)), "what was asked is not asked again");
+        Assert.That(run.AskAhead(4000, 8000), Is.EqualTo((8000L, 8000L)), "all of it asked already: nothing");
+        Assert.That(run.AskAhead(500L << 20, (500L << 20) + 100), Is.EqualTo((500L << 20, (500L << 20) + 100)), "far from the last: asked afresh");
+        Assert.That(run.AskAhead(10, 20), Is.EqualTo((10L, 20L)), "and back again");
+    }
+
+    [Test]
     public void SmallReads_NeitherGrowNorEndTheRun()
     {
         var run = new ReadRun();

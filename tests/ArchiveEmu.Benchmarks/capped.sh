@@ -1,8 +1,9 @@
 #!/bin/sh
-# Runs `benchmarks loadtrace` (issue 47) as a player's machine reads: the reader and the mount in one blkio cgroup capping
-# disk reads, optionally as a normal user (through fusermount3) and with the disk's read-ahead set as on a Steam Deck.
-# Run as root from the repository, after `dotnet build -c Release tests/ArchiveEmu.Benchmarks`:
-#   sh tests/ArchiveEmu.Benchmarks/loadtrace.sh [--user NAME] [--cap MIB_PER_S] [--read-ahead-kb KB] -- --dir DIR [loadtrace options]
+# Runs a mount benchmark (`loadtrace`, `bigmount`) as a player's machine reads (issue 47): the reader and the mount in one
+# blkio cgroup capping disk reads, optionally as a normal user (through fusermount3) and with the disk's read-ahead set as
+# on a Steam Deck (128 KiB). Run as root from the repository, after `dotnet build -c Release tests/ArchiveEmu.Benchmarks`:
+#   sh tests/ArchiveEmu.Benchmarks/capped.sh [--user NAME] [--cap MIB_PER_S] [--read-ahead-kb KB] -- BENCHMARK --dir DIR [its options]
+# --cap 500 by default; --cap 0 counts the bytes read without capping them.
 # Everything it changes (/dev/fuse's mode, the disk's read_ahead_kb, the cgroup) is put back when it ends.
 set -eu
 
@@ -13,10 +14,10 @@ while [ $# -gt 0 ]; do
         --cap) cap="$2"; shift 2 ;;
         --read-ahead-kb) readahead="$2"; shift 2 ;;
         --) shift; break ;;
-        *) echo "loadtrace.sh: unknown option $1 (see the comment at the top)" >&2; exit 2 ;;
+        *) echo "capped.sh: unknown option $1 (see the comment at the top)" >&2; exit 2 ;;
     esac
 done
-[ "$(id -u)" = 0 ] || { echo "loadtrace.sh: run as root (it sets a cgroup and the disk's read-ahead)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "capped.sh: run as root (it sets a cgroup and the disk's read-ahead)" >&2; exit 2; }
 
 dir=""
 prev=""
@@ -24,7 +25,7 @@ for arg in "$@"; do
     [ "$prev" = "--dir" ] && dir="$arg"
     prev="$arg"
 done
-[ -n "$dir" ] || { echo "loadtrace.sh: pass --dir DIR after --, a folder on the disk to measure" >&2; exit 2; }
+[ -n "$dir" ] || { echo "capped.sh: pass --dir DIR after --, a folder on the disk to measure" >&2; exit 2; }
 mkdir -p "$dir"
 
 # The block device holding the folder, as major:minor, and its queue (a partition's queue is its disk's).
@@ -34,7 +35,7 @@ disk=$(lsblk -ndo PKNAME "$source")
 [ -n "$disk" ] || disk=$(basename "$source")
 queue="/sys/block/$disk/queue/read_ahead_kb"
 
-cgroup=/sys/fs/cgroup/blkio/archiveemu-loadtrace
+cgroup=/sys/fs/cgroup/blkio/archiveemu-capped
 fuse_mode=$(stat -c %a /dev/fuse)
 old_readahead=$(cat "$queue")
 restore() {
@@ -50,15 +51,15 @@ trap restore EXIT INT TERM
 if [ -d /sys/fs/cgroup/blkio ]; then
     mkdir -p "$cgroup"
     echo "$devnum $((cap * 1024 * 1024))" > "$cgroup/blkio.throttle.read_bps_device"
-    echo "reads of $source ($devnum) capped at $cap MiB/s (cgroup v1 blkio)"
+    echo "reads of $source ($devnum) capped at $cap MiB/s (cgroup v1 blkio; 0: not capped, only counted)"
 elif [ -f /sys/fs/cgroup/cgroup.subtree_control ] && grep -qw io /sys/fs/cgroup/cgroup.controllers; then
-    cgroup=/sys/fs/cgroup/archiveemu-loadtrace
+    cgroup=/sys/fs/cgroup/archiveemu-capped
     echo +io > /sys/fs/cgroup/cgroup.subtree_control
     mkdir -p "$cgroup"
     echo "$devnum rbps=$((cap * 1024 * 1024))" > "$cgroup/io.max"
     echo "reads of $source ($devnum) capped at $cap MiB/s (cgroup v2 io.max)"
 else
-    echo "loadtrace.sh: no blkio (v1) or io (v2) cgroup controller here: reads are not capped" >&2
+    echo "capped.sh: no blkio (v1) or io (v2) cgroup controller here: reads are not capped" >&2
     cgroup=""
 fi
 if [ -n "$readahead" ]; then
@@ -80,4 +81,4 @@ fi
 # The shell joins the cgroup, and the benchmark and its hosts are its children.
 [ -z "$cgroup" ] || echo $$ > "$cgroup/cgroup.procs"
 # shellcheck disable=SC2086 # $run is a command line on purpose
-$run "$dotnet" "$bench" loadtrace "$@"
+$run "$dotnet" "$bench" "$@"

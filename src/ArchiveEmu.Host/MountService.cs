@@ -34,10 +34,14 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         // Handles with FADV_RANDOM: the host reads what the kernel asks for and no more. The kernel's read-ahead of the mounted
         // file (per open, as for a plain file) already decided how much that is; the disk's read-ahead on top of it read
         // 1.5x the plain file's bytes for a game's loader, and what a stream needs beyond it is brought in (ReadRun). Issue 47.
-        var pool = new FileHandlePool(1024, FileOptions.RandomAccess)
-        {
-            Streaming = options.BringIn ? PageCacheStreaming.ForVirtualFiles : PageCacheStreaming.ForVirtualFiles with { BringsIn = false },
-        };
+        // What the kernel reads ahead for a plain file on the game's disk bounds what the mount (root raises its read-ahead,
+        // below) and the host read ahead; the mount's window sets how long a run must be before the host reads ahead too.
+        long? diskReadAhead = ReadAhead.OfDiskUnder(options.GameSource);
+        int mountReadAheadKb = (int)Math.Min(options.ReadAheadKb, (diskReadAhead ?? long.MaxValue) / 1024);
+        var streaming = PageCacheStreaming.ForVirtualFiles.ForMountReadAhead(options.RaisesReadAhead ? Math.Max(mountReadAheadKb * 1024L, ReadAhead.DefaultBytes) : ReadAhead.DefaultBytes);
+        if (diskReadAhead is { } disk)
+            streaming = streaming with { ShortRunAheadBytes = Math.Min(streaming.ShortRunAheadBytes, disk) };
+        var pool = new FileHandlePool(1024, FileOptions.RandomAccess) { Streaming = options.BringIn ? streaming : streaming with { BringsIn = false } };
         var language = options.ChooseLanguage(message => logger.LogWarning("{Message}", message));
         var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
         {
@@ -92,7 +96,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         };
         fs.Invalidate = _mount.Invalidate;
         fs.MountIsUp(_mount is Fuse.Kernel.KernelMount { PassesThrough: true });
-        if (options.ReadAheadKb > 0 && ReadAhead.TrySet(mountPoint, options.ReadAheadKb) is { } why)
+        if (options.RaisesReadAhead && mountReadAheadKb > ReadAhead.DefaultBytes / 1024 && ReadAhead.TrySet(mountPoint, mountReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase})",
             plan.GameFolder, plan.Mods.Count, options.InPlace ? "the game folder itself" : mountPoint, plan.Archives.Count, plan.Overrides.Count,

@@ -69,6 +69,16 @@ internal sealed record PageCacheStreaming
     /// </summary>
     public static long Within(long bytes, long run) => Math.Min(bytes, run / 2);
 
+    /// <summary>
+    /// This policy for a mount whose kernel read-ahead window is <paramref name="window"/> bytes (a normal user's 128 KiB,
+    /// root's 4 MiB): a run counts what the kernel asked for, its read-ahead included, and a window that already reads as
+    /// far ahead as the plain file's needs little help. So a run must be four windows long to be a stream and two to be asked
+    /// ahead of. Measured as root (4 MiB window) with the thresholds for 128 KiB, the load trace with a streaming reader
+    /// beside it read 1.29x the plain file's bytes and took 1.74x its time (bring-in off: 0.69x, 1.22x).
+    /// </summary>
+    public PageCacheStreaming ForMountReadAhead(long window) =>
+        this with { MinStreamRun = Math.Max(MinStreamRun, 4 * window), MinShortRun = Math.Max(MinShortRun, 2 * window) };
+
     /// <summary>Whether a reader whose run is <paramref name="run"/> bytes is streaming (a virtual file's slices are brought in ahead of it).</summary>
     public bool IsStream(long run) => BringsIn && run >= MinStreamRun;
 

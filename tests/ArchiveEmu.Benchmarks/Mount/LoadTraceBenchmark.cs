@@ -19,8 +19,8 @@ internal static class LoadTraceBenchmark
     public static int Run(string[] args)
     {
         int runs = Number(args, "--runs", 7), seed = Number(args, "--seed", 47);
-        string[] cases = (Value(args, "--cases") ?? "trace,warm,small,readers,movie,boundary,seq,random").Split(',');
-        string root = Value(args, "--dir") ?? Path.Combine(Path.GetTempPath(), "archiveemu-loadtrace");
+        string[] cases = (MountTransportBenchmark.Value(args, "--cases") ?? "trace,warm,small,readers,movie,boundary,seq,random").Split(',');
+        string root = MountTransportBenchmark.Value(args, "--dir") ?? Path.Combine(Path.GetTempPath(), "archiveemu-loadtrace");
         string[] hostArgs = [.. MountReadBenchmark.Option(args, "--bring-in", "ArchiveEmu:BringIn"), .. MountReadBenchmark.Option(args, "--fuse", "ArchiveEmu:Fuse"),
             .. MountReadBenchmark.Option(args, "--passthrough", "ArchiveEmu:Passthrough")];
         var clock = Stopwatch.StartNew();
@@ -162,17 +162,9 @@ internal static class LoadTraceBenchmark
                     sync.WaitForExit();
                 File.WriteAllText("/proc/sys/vm/drop_caches", "3");
             }
-            foreach (var path in paths)
-            {
-                using var handle = File.OpenHandle(path);
-                int error = Core.Interop.LibC.PosixFadvise((int)handle.DangerousGetHandle(), 0, 0, Core.Interop.LibC.POSIX_FADV_DONTNEED);
-                if (error != 0)
-                    throw new IOException($"{path}: posix_fadvise(DONTNEED) failed, errno {error}");
-            }
+            MountTransportBenchmark.DropEach(paths);
         }
     }
 
-    private static string? Value(string[] args, string name) => args.SkipWhile(a => a != name).Skip(1).FirstOrDefault();
-
-    private static int Number(string[] args, string name, int fallback) => Value(args, name) is { } v ? int.Parse(v, CultureInfo.InvariantCulture) : fallback;
+    private static int Number(string[] args, string name, int fallback) => MountTransportBenchmark.Value(args, name) is { } v ? int.Parse(v, CultureInfo.InvariantCulture) : fallback;
 }

@@ -102,7 +102,7 @@ internal static class MountTransportBenchmark
         "--ArchiveEmu:Merge=never", .. hostArgs,
     ]);
 
-    private static string? Value(string[] args, string name) => args.SkipWhile(a => a != name).Skip(1).FirstOrDefault();
+    internal static string? Value(string[] args, string name) => args.SkipWhile(a => a != name).Skip(1).FirstOrDefault();
 
     /// <summary>
     /// One measure per target per round, targets back to back so a burst of load hits them alike, and the order rotated
@@ -238,6 +238,12 @@ internal static class MountTransportBenchmark
     {
         if (Environment.UserName == "root")
             File.WriteAllText("/proc/sys/vm/drop_caches", "1");
+        DropEach(paths);
+    }
+
+    /// <summary>Drops each file's pages with posix_fadvise(DONTNEED), as any user may (a mounted file's own cache included).</summary>
+    internal static void DropEach(IEnumerable<string> paths)
+    {
         foreach (var path in paths)
         {
             using var handle = File.OpenHandle(path);

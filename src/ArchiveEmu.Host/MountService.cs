@@ -89,11 +89,11 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             watcher?.Dispose();
             throw;
         }
-        _mount.EndedUnexpectedly += code =>
+        _mount.OnEndedUnexpectedly(code =>
         {
             logger.LogWarning("the mount at {MountPoint} went away (fuse loop ended with {Code}); stopping", mountPoint, code);
             lifetime.StopApplication();
-        };
+        });
         fs.Invalidate = _mount.Invalidate;
         fs.MountIsUp(_mount is Fuse.Kernel.KernelMount { PassesThrough: true });
         if (options.RaisesReadAhead && mountReadAheadKb > ReadAhead.DefaultBytes / 1024 && ReadAhead.TrySet(mountPoint, mountReadAheadKb) is { } why)

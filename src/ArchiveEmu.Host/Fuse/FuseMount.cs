@@ -20,8 +20,10 @@ internal sealed unsafe class FuseMount : IMountSession
 
     private FuseMount(string mountPoint) => _mountPoint = mountPoint;
 
-    /// <summary>Raised (on the loop thread) when the loop ends without <see cref="Stop"/>: someone unmounted us.</summary>
-    public event Action<int>? EndedUnexpectedly;
+    private readonly UnexpectedEnd _ended = new();
+
+    /// <summary>The handler runs on the loop thread when the loop ends without <see cref="Stop"/>: someone unmounted us.</summary>
+    public void OnEndedUnexpectedly(Action<int> handler) => _ended.Handle(handler);
 
     /// <summary>
     /// Mounts <paramref name="fs"/> read-only at <paramref name="mountPoint"/> with <paramref name="options"/>
@@ -74,7 +76,7 @@ internal sealed unsafe class FuseMount : IMountSession
         _loopResult = LibFuse.LoopMultiThreaded(_fuse, config);
         LibFuse.LoopConfigDestroy(config);
         if (!_stopping)
-            EndedUnexpectedly?.Invoke(_loopResult);
+            _ended.Report(_loopResult);
     }
 
     public string Describe() => "libfuse, reads through the page cache";

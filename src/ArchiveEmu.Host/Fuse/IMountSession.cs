@@ -3,8 +3,11 @@ namespace ArchiveEmu.Host.Fuse;
 /// <summary>A running mount, whichever way it speaks FUSE: libfuse (<see cref="FuseMount"/>) or the kernel protocol directly.</summary>
 internal interface IMountSession : IDisposable
 {
-    /// <summary>Raised when serving ends without <see cref="Stop"/>: someone unmounted us.</summary>
-    event Action<int>? EndedUnexpectedly;
+    /// <summary>
+    /// Calls <paramref name="handler"/> when serving ends without <see cref="Stop"/> (someone unmounted us), or at once if
+    /// it already has.
+    /// </summary>
+    void OnEndedUnexpectedly(Action<int> handler);
 
     /// <summary>How reads of unchanged files are served, for the start-up log line.</summary>
     string Describe();

@@ -41,6 +41,10 @@ internal static class ReadAhead
     {
         if (Device(mountPoint) is not var (major, minor))
             return "stat failed";
+        // A FUSE mount has an anonymous device (major 0). Anything else is the folder below a mount already gone (unmounted
+        // as it started), and its bdi is the game disk's, which this must never change.
+        if (major != 0)
+            return $"{mountPoint} is no longer a FUSE mount (device {major}:{minor})";
         var path = $"/sys/class/bdi/{major}:{minor}/read_ahead_kb";
         try
         {

@@ -119,9 +119,27 @@ internal sealed partial class HostProcess : IDisposable
     public int WaitExit(TimeSpan timeout)
     {
         if (!_process.WaitForExit(timeout))
-            Assert.Fail($"still running after {timeout.TotalSeconds} s:\n{Output}");
+            Assert.Fail($"still running after {timeout.TotalSeconds} s:\n{Output}\n{StillRunning()}");
         _process.WaitForExit(); // drain the output readers
         return _process.ExitCode;
+    }
+
+    /// <summary>What a host that did not stop was doing: its threads' kernel wait channels and its open files.</summary>
+    private string StillRunning()
+    {
+        var lines = new List<string>();
+        try
+        {
+            foreach (var task in Directory.GetDirectories($"/proc/{_process.Id}/task"))
+                lines.Add($"thread {File.ReadAllText(Path.Combine(task, "comm")).Trim()}: {File.ReadAllText(Path.Combine(task, "wchan"))}");
+            foreach (var fd in Directory.GetFiles($"/proc/{_process.Id}/fd"))
+                lines.Add($"fd {Path.GetFileName(fd)} -> {new FileInfo(fd).LinkTarget}");
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            lines.Add(e.Message);
+        }
+        return string.Join('\n', lines);
     }
 
     public bool HasExited => _process.HasExited;

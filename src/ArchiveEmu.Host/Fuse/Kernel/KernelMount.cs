@@ -32,7 +32,6 @@ internal sealed unsafe partial class KernelMount : IMountSession
     private Thread[] _workers = [];
     private volatile bool _stopping;
     private volatile bool _passthrough;
-    private int _endedReported;
     private int _backingFailureLogged;
     private readonly ManualResetEventSlim _initialized = new();
     private static readonly TimeSpan InitWait = TimeSpan.FromSeconds(10);
@@ -46,7 +45,9 @@ internal sealed unsafe partial class KernelMount : IMountSession
         _logger = logger;
     }
 
-    public event Action<int>? EndedUnexpectedly;
+    private readonly UnexpectedEnd _ended = new();
+
+    public void OnEndedUnexpectedly(Action<int> handler) => _ended.Handle(handler);
 
     /// <summary>Whether this process mounts with mount(2) and may pass files through (root: both need CAP_SYS_ADMIN).</summary>
     public static bool MountsDirectly => LibC.GetEuid() == 0;
@@ -136,8 +137,8 @@ internal sealed unsafe partial class KernelMount : IMountSession
                     Handle(request.AsSpan(0, (int)read), reply);
             }
         }
-        if (!_stopping && Interlocked.Exchange(ref _endedReported, 1) == 0)
-            EndedUnexpectedly?.Invoke(0);
+        if (!_stopping)
+            _ended.Report(0);
     }
 
     /// <summary>Sends one reply or notification; a request the kernel gave up on (ENOENT) needs none.</summary>

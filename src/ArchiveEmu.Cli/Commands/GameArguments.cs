@@ -136,16 +136,17 @@ internal sealed class GameArguments
         : parse.GetValue(Cache) ?? (parse.GetValue(Profile) is { } name ? ProfileStore.Load(name).Options.Cache : null);
 
     /// <summary>
-    /// ARCHIVE as a path relative to the game folder: as given when relative (the routes refuse '..'), or an absolute path
-    /// inside the game folder, as written or once symlinks are resolved. An absolute path elsewhere is an <see cref="IOException"/>.
+    /// ARCHIVE as the game-relative path lookups compare (<see cref="GamePaths.Parse"/>: "." and empty steps dropped, '..'
+    /// refused), or an absolute path inside the game folder, as written or once symlinks are resolved. An absolute path
+    /// elsewhere is an <see cref="IOException"/>.
     /// </summary>
     public static string RelativeArchive(string archive, string gameFolder)
     {
         if (!Path.IsPathRooted(archive))
-            return archive;
+            return GamePaths.Parse(archive); // ./CPK//EN.CPK is CPK/EN.CPK, modded, not the game's original
         foreach (var (root, path) in new[] { (Path.GetFullPath(gameFolder), Path.GetFullPath(archive)), (ResolvedPaths.Real(gameFolder), ResolvedPaths.Location(archive)) })
             if (ResolvedPaths.IsInside(root, path) && !ResolvedPaths.Same(root.TrimEnd(Path.DirectorySeparatorChar), path))
-                return Path.GetRelativePath(root, path).Replace(Path.DirectorySeparatorChar, '/');
+                return GamePaths.Parse(Path.GetRelativePath(root, path));
         throw new IOException($"{archive}: not inside the game folder {Path.GetFullPath(gameFolder)}; "
             + "give a file of the game, relative to it (such as data/textures.afs) or inside it");
     }

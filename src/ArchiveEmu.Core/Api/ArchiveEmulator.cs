@@ -233,10 +233,8 @@ public sealed partial class ArchiveEmulator : IDisposable
     private static string RouteName(string route)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(route);
-        var name = GamePaths.Normalise(route);
-        if (Path.IsPathRooted(route) || name.Split('/').Contains(".."))
-            throw new ArgumentException($"{route}: a route is a path inside the game folder (no absolute paths, no '..')", nameof(route));
-        return name;
+        return GamePaths.TryParse(route, out var name) ? name
+            : throw new ArgumentException($"{route}: a route is a path inside the game folder (no absolute paths, no '..')", nameof(route));
     }
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);

@@ -6,7 +6,33 @@ namespace ArchiveEmu.Core.Routing;
 /// </summary>
 internal static class GamePaths
 {
-    public static string Normalise(string relativePath) => relativePath.Replace('\\', '/').Trim('/');
+    /// <summary>
+    /// A path typed by a player or given through the API, as the game-relative path every lookup compares: '\\' and '/' both
+    /// separate, "." and empty components are dropped (<c>./CPK//EN.CPK/</c> is <c>CPK/EN.CPK</c>). Before this, such a path
+    /// matched no route and the game's original file was served as if no mod touched it. An absolute path, a '..' step, or
+    /// a path naming the game folder itself is an <see cref="ArgumentException"/> naming it.
+    /// </summary>
+    public static string Parse(string path)
+    {
+        if (TryParse(path, out var relative))
+            return relative;
+        throw new ArgumentException(relative.Length == 0 && !IsOutside(path)
+            ? $"{path}: names the game folder itself; give a file in it (such as data/textures.afs)"
+            : $"{path}: must be a path inside the game folder (no absolute paths, no '..')");
+    }
+
+    /// <summary><see cref="Parse"/> without the exception: false for a path that is absolute, steps out with '..' or names no file.</summary>
+    public static bool TryParse(string path, out string relative)
+    {
+        relative = "";
+        if (IsOutside(path))
+            return false;
+        relative = string.Join('/', path.Split('/', '\\').Where(part => part is not ("" or ".")));
+        return relative.Length > 0;
+    }
+
+    private static bool IsOutside(string path) =>
+        Path.IsPathRooted(path) || path.StartsWith('/') || path.StartsWith('\\') || path.Split('/', '\\').Contains("..");
 
     /// <summary>The full path of a game-relative path with '/' separators, spelled with the platform's separator (one spelling on Windows).</summary>
     public static string Full(string root, string relativePath) => Path.Combine(root, relativePath.Replace('/', Path.DirectorySeparatorChar));

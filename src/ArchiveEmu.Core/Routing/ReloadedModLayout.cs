@@ -127,8 +127,8 @@ internal sealed class ReloadedModLayout
         foreach (var property in doc.RootElement.EnumerateObject())
         {
             if (FileFields.Contains(property.Name, StringComparer.OrdinalIgnoreCase) && property.Value.ValueKind == JsonValueKind.String
-                && property.Value.GetString() is { Length: > 0 } name)
-                yield return (property.Name, GamePaths.Normalise(name));
+                && property.Value.GetString() is { Length: > 0 } name && GamePaths.TryParse(name, out var file)) // else it names no file of the mod
+                yield return (property.Name, file);
         }
     }
 }

@@ -137,9 +137,11 @@ internal sealed class RoutePlan
     /// <summary>Every mod's files not applied, one line each (<see cref="NotApplied.Line"/>), in priority order.</summary>
     public IEnumerable<NotApplied> NotApplied => ModReports.SelectMany(m => m.NotApplied);
 
+    /// <summary>The route at <paramref name="relativePath"/> as typed (<see cref="GamePaths.Parse"/>); null for none or a path outside the game.</summary>
     public ArchiveRoute? FindArchive(string relativePath) =>
-        Archives.FirstOrDefault(a => a.RelativePath == GamePaths.Normalise(relativePath));
+        GamePaths.TryParse(relativePath, out var path) ? Archives.FirstOrDefault(a => a.RelativePath == path) : null;
 
+    /// <summary>The file override at <paramref name="relativePath"/> as typed (<see cref="GamePaths.Parse"/>); null for none.</summary>
     public FileOverride? FindOverride(string relativePath) =>
-        Overrides.FirstOrDefault(o => o.RelativePath == GamePaths.Normalise(relativePath));
+        GamePaths.TryParse(relativePath, out var path) ? Overrides.FirstOrDefault(o => o.RelativePath == path) : null;
 }

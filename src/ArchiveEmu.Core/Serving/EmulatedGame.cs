@@ -84,7 +84,7 @@ internal sealed class EmulatedGame
     {
         if (Plan.FindArchive(relativePath) is { } route)
             return Serve(route, new ServeRequest { KeepArchive = true, Describe = Warn is not null }).Archive!;
-        return Setup.ArchiveAt(GamePaths.Normalise(relativePath)).Build(Setup.Pool);
+        return Setup.ArchiveAt(GamePaths.Parse(relativePath)).Build(Setup.Pool);
     }
 
     /// <summary>
@@ -92,17 +92,19 @@ internal sealed class EmulatedGame
     /// as the game ships it (a declared slice or a game file, detected); a missing file or an unknown format is an error.
     /// </summary>
     internal ArchiveRoute RouteOf(string relativePath) =>
-        Plan.FindArchive(relativePath) ?? Setup.ArchiveAt(GamePaths.Normalise(relativePath));
+        Plan.FindArchive(relativePath) ?? Setup.ArchiveAt(GamePaths.Parse(relativePath));
 
     /// <summary>The bytes a reader of the modded game folder sees at <paramref name="relativePath"/>. The caller disposes it.</summary>
     public VirtualFile OpenFile(string relativePath)
     {
+        relativePath = GamePaths.Parse(relativePath); // as typed: ./data/x.afs is data/x.afs, modded
         var full = GamePaths.Resolve(Plan.GameFolder, relativePath);
         if (Plan.FindArchive(relativePath) is { } route)
             return Serve(route, new ServeRequest { OpenFile = true, Describe = Warn is not null }).File!;
         var source = Plan.FindOverride(relativePath)?.SourcePath ?? full;
         if (!GamePaths.FileExists(source))
-            throw new FileNotFoundException($"{full}: not found in the game folder or any mod{GamePaths.DanglingLink(full)}", full);
+            throw new FileNotFoundException(Directory.Exists(full) ? $"{full}: a folder; give a file in it"
+                : $"{full}: not found in the game folder or any mod{GamePaths.DanglingLink(full)}", full);
         return new VirtualFileBuilder(Setup.Pool).AppendFile(source, 0, FileIdentity.Of(source).Length).Build();
     }
 

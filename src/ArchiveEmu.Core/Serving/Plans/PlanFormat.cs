@@ -1,13 +1,17 @@
 namespace ArchiveEmu.Core.Serving.Plans;
 
-/// <summary>The route plan file (<c>plans/&lt;key&gt;.plan</c> in the cache folder): magic, version, the plan, a checksum.</summary>
+/// <summary>
+/// The route plan file (<c>plans/&lt;key&gt;.plan</c> in the cache folder): magic, version, the key it was stored under, the
+/// plan, a checksum. The key inside names the file's contents: two plans renamed onto each other's names (a copied or
+/// synced cache folder) made each game serve the other's mods.
+/// </summary>
 internal static class PlanFormat
 {
     /// <summary>"AEPLAN" and two zero bytes.</summary>
     public static ReadOnlySpan<byte> Magic => "AEPLAN\0\0"u8;
 
     /// <summary>Bumped whenever the file's layout changes.</summary>
-    public const int Version = 1;
+    public const int Version = 2; // 2: the key
 
     /// <summary>
     /// This build of ArchiveEmu (its Core assembly's module version id): a plan is what one build's rules made of the files,

@@ -38,7 +38,7 @@ internal sealed class PlanStore(MergedFileCache cache, FileHandlePool? pool)
         {
             if (bytes.Length < 8 || XxHash3.HashToUInt64(bytes.AsSpan(0, bytes.Length - 8)) != BinaryPrimitives.ReadUInt64LittleEndian(bytes.AsSpan(bytes.Length - 8)))
                 throw new InvalidDataException("checksum mismatch");
-            if (PlanReader.Read(bytes.AsMemory(0, bytes.Length - 8), pool) is { } plan)
+            if (PlanReader.Read(bytes.AsMemory(0, bytes.Length - 8), key, pool) is { } plan)
             {
                 TryTouch(path); // the most recently used are kept
                 return plan;
@@ -62,7 +62,7 @@ internal sealed class PlanStore(MergedFileCache cache, FileHandlePool? pool)
         {
             using (var buffer = new MemoryStream())
             {
-                PlanWriter.Write(plan, buffer);
+                PlanWriter.Write(plan, key, buffer);
                 var sum = new byte[8];
                 BinaryPrimitives.WriteUInt64LittleEndian(sum, XxHash3.HashToUInt64(buffer.GetBuffer().AsSpan(0, (int)buffer.Length)));
                 buffer.Write(sum);

@@ -18,11 +18,12 @@ internal static class PlanWriter
     /// <summary>Thrown for a plan that cannot be kept; the caller resolves again next time.</summary>
     internal sealed class NotKept(string why) : Exception(why);
 
-    public static void Write(RoutePlan plan, Stream stream)
+    public static void Write(RoutePlan plan, string key, Stream stream)
     {
         using var w = new SharingWriter(stream);
         w.Write(PlanFormat.Magic);
         w.Write(PlanFormat.Version);
+        w.Write(key);
         w.Write(plan.GameFolder);
         Strings(w, plan.Mods);
         List(w, plan.Archives, Route);

@@ -18,7 +18,11 @@ public sealed class KeptPlanTests
     private TempDirectory _dir = null!;
 
     [SetUp]
-    public void CreateFolder() => _dir = new TempDirectory("kept-plans");
+    public void CreateFolder()
+    {
+        _dir = new TempDirectory("kept-plans");
+        _warnings.Clear(); // one fixture object serves every test
+    }
 
     [TearDown]
     public void DeleteFolder() => _dir.Dispose();
@@ -217,6 +221,31 @@ public sealed class KeptPlanTests
         Assert.That(_warnings, Has.Count.EqualTo(1).And.Some.Contains(plan).And.Some.Contains("damaged"));
         Assert.That(File.ReadAllBytes(plan), Is.EqualTo(bytes), "kept again, whole");
         Assert.That(Resolve(setup).FromCache, Is.True);
+    }
+
+    [Test]
+    public void TwoPlansRenamedOntoEachOthersNames_AreDamaged_AndEachGameServesItsOwnMods()
+    {
+        // Issue 48: a copied or synced cache folder can do this; each game then served the other's mods with exit 0.
+        var withFont = Setup(PersonaSample.Game, [PersonaSample.Mod("essentials-font")]);
+        var withUnit = Setup(PersonaSample.Game, [PersonaSample.Mod("unit-hp")]);
+        Resolve(withFont);
+        var fontPlan = Directory.GetFiles(_dir["cache/plans"], "*.plan").Single();
+        Resolve(withUnit);
+        var unitPlan = Directory.GetFiles(_dir["cache/plans"], "*.plan").Single(p => p != fontPlan);
+        File.Move(fontPlan, _dir["swap"]);
+        File.Move(unitPlan, fontPlan);
+        File.Move(_dir["swap"], unitPlan);
+
+        var font = Resolve(withFont);
+        var unit = Resolve(withUnit);
+
+        Assert.That((font.FromCache, unit.FromCache), Is.EqualTo((false, false)), "resolved again");
+        Assert.That(font.Mods, Is.EqualTo(new[] { PersonaSample.Mod("essentials-font") }));
+        Assert.That(unit.Mods, Is.EqualTo(new[] { PersonaSample.Mod("unit-hp") }));
+        Assert.That(_warnings, Has.Count.EqualTo(2), string.Join("\n", _warnings));
+        Assert.That(_warnings[0], Does.StartWith($"{fontPlan}: kept route plan is damaged (it was stored under key {Path.GetFileNameWithoutExtension(unitPlan)}, not {Path.GetFileNameWithoutExtension(fontPlan)})"));
+        Assert.That((Resolve(withFont).FromCache, Resolve(withUnit).FromCache), Is.EqualTo((true, true)), "each kept again under its own key");
     }
 
     [Test]

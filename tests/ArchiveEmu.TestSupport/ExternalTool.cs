@@ -22,7 +22,7 @@ public static class ExternalTool
     {
         ["unzip"] = "unzip", ["zip"] = "zip", ["7z"] = "p7zip-full", ["bsdtar"] = "libarchive-tools", ["tar"] = "tar",
         ["python3"] = "python3", ["rsvg-convert"] = "librsvg2-bin", ["fusermount3"] = "fuse3", ["setpriv"] = "util-linux",
-        ["bwrap"] = "bubblewrap", ["script"] = "bsdutils", ["mount"] = "mount", ["getent"] = "libc-bin", ["id"] = "coreutils", ["stat"] = "coreutils", ["kill"] = "procps",
+        ["bwrap"] = "bubblewrap", ["script"] = "bsdutils", ["mount"] = "mount", ["getent"] = "libc-bin", ["id"] = "coreutils", ["stat"] = "coreutils", ["mkfifo"] = "coreutils", ["kill"] = "procps",
         ["mkfs.xfs"] = "xfsprogs", ["mkfs.btrfs"] = "btrfs-progs", ["filefrag"] = "e2fsprogs",
     };
 

@@ -58,6 +58,20 @@ internal readonly partial record struct FileStatus
 
     public bool IsDirectory => (Mode & TypeMask) == DirectoryType;
 
+    public bool IsRegularFile => (Mode & TypeMask) == RegularType;
+
+    /// <summary>What the file is, for a line refusing one that is not a regular file: "a FIFO", "a character device", ….</summary>
+    public string Kind => (Mode & TypeMask) switch
+    {
+        RegularType => "a regular file",
+        DirectoryType => "a folder",
+        0x1000 => "a FIFO",
+        0x2000 => "a character device",
+        0x6000 => "a block device",
+        0xC000 => "a socket",
+        _ => $"a file of type {Mode & TypeMask:x}",
+    };
+
     private const uint TypeMask = 0xF000, DirectoryType = 0x4000, RegularType = 0x8000;
 
     /// <summary>The status of the file at <paramref name="path"/> (links followed); a missing file is a <see cref="FileNotFoundException"/> naming it.</summary>

@@ -94,9 +94,10 @@ internal sealed class ReloadedModLayout
                         code.Add(name);
                 }
             }
-            catch (JsonException e)
+            catch (Exception e) when (e is InvalidDataException or IOException or UnauthorizedAccessException)
             {
-                warning = $"{config}: not valid JSON ({e.Message}); only it, Preview.png and Sewer56.Update.ReleaseMetadata.json are taken as the mod's metadata";
+                var problem = e is ReloadedJson.NotJson or InvalidDataException ? e.Message : $"{config}: not read ({e.Message})";
+                warning = $"{problem}; only it, Preview.png and Sewer56.Update.ReleaseMetadata.json are taken as the mod's metadata";
             }
         }
 
@@ -121,7 +122,7 @@ internal sealed class ReloadedModLayout
     /// <summary>The files ModConfig.json names, relative to its folder with '/', each with its field.</summary>
     private static IEnumerable<(string Field, string Name)> NamedFiles(string config)
     {
-        using var doc = JsonDocument.Parse(File.ReadAllBytes(config), new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
+        using var doc = ReloadedJson.Read(config);
         if (doc.RootElement.ValueKind != JsonValueKind.Object)
             yield break;
         foreach (var property in doc.RootElement.EnumerateObject())

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Routing;
 using System.Text.Json;
 
 namespace ArchiveEmu.Core.Setups.ReloadedII;
@@ -21,7 +22,7 @@ internal static class ReloadedApps
         {
             try
             {
-                using var doc = ReloadedFolders.ReadJson(file);
+                using var doc = ReloadedJson.Read(file);
                 var root = doc.RootElement;
                 var location = ReloadedFolders.Text(root, "AppLocation") ?? "";
                 var enabled = root.ValueKind == JsonValueKind.Object && root.TryGetProperty("EnabledMods", out var list) && list.ValueKind == JsonValueKind.Array
@@ -29,9 +30,17 @@ internal static class ReloadedApps
                 apps.Add(new ReloadedApp(ReloadedFolders.Text(root, "AppId") ?? Path.GetFileName(Path.GetDirectoryName(file)!),
                     ReloadedFolders.Text(root, "AppName") ?? "", file, location, Map(location, file, prefix), enabled));
             }
-            catch (Exception e) when (e is InvalidDataException or IOException)
+            catch (ReloadedJson.NotJson e)
             {
-                problems.Add($"{(e is InvalidDataException ? "" : file + ": ")}{e.Message}; Reloaded-II skips it too");
+                problems.Add($"{e.Message}; Reloaded-II skips it too");
+            }
+            catch (InvalidDataException e) // not a regular file, or too large
+            {
+                problems.Add($"{e.Message}; the app is skipped");
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                problems.Add($"{file}: not read ({e.Message}); the app is skipped");
             }
         }
         return apps;

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Routing;
 using System.Text.Json;
 
 namespace ArchiveEmu.Core.Setups.ReloadedII;
@@ -26,7 +27,7 @@ internal sealed record ReloadedFolders(string Apps, string Mods)
                 return new ReloadedFolders(Path.Combine(at.Folder, "Apps"), Path.Combine(at.Folder, "Mods"));
             throw new IOException($"{at.Folder}: not a Reloaded-II setup: neither {LoaderConfigName} (its configuration folder) nor Apps/ and Mods/ (a portable Reloaded-II folder)");
         }
-        using var doc = ReadJson(config);
+        using var doc = ReloadedJson.Read(config);
         var root = doc.RootElement;
         string? launcherFolder = Text(root, "LauncherPath") is { Length: > 0 } launcher && WinePaths.ToLinux(launcher, at.Prefix, out _) is { } path
             ? Path.GetDirectoryName(path) : null;
@@ -55,18 +56,5 @@ internal sealed record ReloadedFolders(string Apps, string Mods)
 
     private static bool IsWindowsRooted(string path) => path.Length >= 2 && path[1] == ':' || path.StartsWith('\\');
 
-    public static JsonDocument ReadJson(string file)
-    {
-        try
-        {
-            return JsonDocument.Parse(File.ReadAllBytes(file), new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
-        }
-        catch (JsonException e)
-        {
-            throw new InvalidDataException($"{file}: not valid JSON ({e.Message.Split('\n')[0]})");
-        }
-    }
-
-    public static string? Text(JsonElement root, string name) =>
-        root.ValueKind == JsonValueKind.Object && root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;
+    public static string? Text(JsonElement root, string name) => ReloadedJson.Text(root, name);
 }

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Routing;
 using System.Text.Json;
 
 namespace ArchiveEmu.Core.Setups.ReloadedII;
@@ -39,9 +40,17 @@ internal static class ReloadedModConfigs
             {
                 mods.Add(Read(file));
             }
-            catch (Exception e) when (e is JsonException or InvalidDataException or IOException)
+            catch (ReloadedJson.NotJson e)
             {
-                problems.Add($"{file}: not read ({e.Message.Split('\n')[0]}); Reloaded-II skips it too");
+                problems.Add($"{file}: not read ({e.Reason}); Reloaded-II skips it too");
+            }
+            catch (InvalidDataException e) // not a regular file, or too large
+            {
+                problems.Add($"{e.Message}; the mod is skipped");
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                problems.Add($"{file}: not read ({e.Message}); the mod is skipped");
             }
         }
         return mods;
@@ -49,10 +58,10 @@ internal static class ReloadedModConfigs
 
     public static ReloadedMod Read(string file)
     {
-        using var doc = JsonDocument.Parse(File.ReadAllBytes(file), new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
+        using var doc = ReloadedJson.Read(file);
         var root = doc.RootElement;
         if (root.ValueKind != JsonValueKind.Object)
-            throw new InvalidDataException("not a JSON object");
+            throw new ReloadedJson.NotJson(file, "not a JSON object");
         var code = CodeFields.Select(f => Text(root, f)).FirstOrDefault(v => !string.IsNullOrEmpty(v));
         return new ReloadedMod(Text(root, "ModId") ?? DefaultId, Text(root, "ModName") ?? DefaultName, Text(root, "ModVersion") ?? DefaultVersion,
             Path.GetDirectoryName(file)!, Strings(root, "ModDependencies"), Strings(root, "SupportedAppId"),

@@ -1,0 +1,68 @@
+using System.Text;
+using System.Text.Json;
+using ArchiveEmu.Core.Interop;
+
+namespace ArchiveEmu.Core.Routing;
+
+/// <summary>
+/// Reads a Reloaded-II JSON file (<c>ModConfig.json</c>, <c>AppConfig.json</c>, <c>ReloadedII.json</c>) as Reloaded-II does:
+/// through a reader that detects a byte order mark (UTF-8, UTF-16 LE/BE, UTF-32; <c>IConfig.FromPath</c> in
+/// Reloaded.Mod.Loader.IO reads with a <c>StreamReader</c>), UTF-8 without one, an invalid byte read as U+FFFD. Older
+/// Reloaded-II versions wrote a BOM, and a name saved as Latin-1 ("Café") is such an invalid byte: System.Text.Json alone
+/// refused the first and aborted on the second. Only a regular file of at most <see cref="MaxBytes"/> is read: downloaded mods
+/// carry FIFOs (which hung the read) and links to devices (/dev/zero ran out of memory).
+/// </summary>
+internal static class ReloadedJson
+{
+    /// <summary>The largest file read: far above any config Reloaded-II writes (an app listing a million mods is 50 MB).</summary>
+    public const int MaxBytes = 64 << 20;
+
+    private static readonly JsonDocumentOptions Options = new() { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip };
+
+    /// <summary>A file that is no JSON Reloaded-II reads: <see cref="Reason"/> says why, the message names the file too.</summary>
+    public sealed class NotJson(string file, string reason) : IOException($"{file}: not valid JSON ({reason})")
+    {
+        public string Reason { get; } = reason;
+    }
+
+    /// <summary>
+    /// The document in <paramref name="file"/>. Not a regular file, or too large: an <see cref="InvalidDataException"/> naming
+    /// it and what it is; not JSON: <see cref="NotJson"/>; unreadable: the <see cref="IOException"/> or
+    /// <see cref="UnauthorizedAccessException"/> of the file system.
+    /// </summary>
+    public static JsonDocument Read(string file)
+    {
+        var status = FileStatus.Of(file); // stat, links followed: a FIFO is refused before an open that would wait for a writer
+        if (!status.IsRegularFile)
+            throw new InvalidDataException($"{file}: {status.Kind}, not a regular file; not read");
+        byte[] bytes;
+        using (var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1))
+        {
+            if (stream.Length > MaxBytes)
+                throw new InvalidDataException($"{file}: {stream.Length} bytes, more than a Reloaded-II file holds ({MaxBytes >> 20} MiB at most); not read");
+            bytes = new byte[stream.Length];
+            stream.ReadExactly(bytes);
+        }
+        return Parse(file, bytes);
+    }
+
+    /// <summary>The document in <paramref name="bytes"/> (the contents of <paramref name="file"/>), decoded as Reloaded-II decodes it.</summary>
+    public static JsonDocument Parse(string file, byte[] bytes)
+    {
+        string text;
+        using (var reader = new StreamReader(new MemoryStream(bytes), new UTF8Encoding(false, false), detectEncodingFromByteOrderMarks: true))
+            text = reader.ReadToEnd();
+        try
+        {
+            return JsonDocument.Parse(text, Options);
+        }
+        catch (JsonException e)
+        {
+            throw new NotJson(file, e.Message.Split('\n')[0]);
+        }
+    }
+
+    /// <summary>The string field <paramref name="name"/> of an object, or null.</summary>
+    public static string? Text(JsonElement root, string name) =>
+        root.ValueKind == JsonValueKind.Object && root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;
+}

@@ -20,9 +20,15 @@ internal static class ProfileStore
 
     /// <summary>Why <paramref name="name"/> cannot name a profile (it becomes a file name), or null.</summary>
     public static string? NameProblem(string name) =>
-        name.Length > 0 && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-') && name.Trim('.').Length > 0
-            ? null
-            : $"a profile name is made of letters a-z or A-Z, digits, '.', '_' and '-' (not only dots), not '{name}'";
+        !(name.Length > 0 && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-') && name.Trim('.').Length > 0)
+            ? $"a profile name is made of letters a-z or A-Z, digits, '.', '_' and '-' (not only dots), not '{name}'"
+            : name.Length > MaxNameLength ? $"a profile name is at most {MaxNameLength} characters, not {name.Length}" : null;
+
+    /// <summary>
+    /// The longest profile name: the file's name (NAME.json, and the temporary NAME.json.PID.tmp while it is written) must
+    /// fit a file system's 255 bytes; a 245-character name passed the name check and then failed on the temporary file.
+    /// </summary>
+    public const int MaxNameLength = 200;
 
     /// <summary><c>--profile NAME</c> (or the NAME argument): a malformed name is a usage error.</summary>
     public static void CheckName(System.CommandLine.Parsing.SymbolResult result, string? name)
@@ -83,6 +89,8 @@ internal static class ProfileStore
     /// <summary>The first value the command line would refuse, in the words of the file's fields; null when all are fine.</summary>
     private static string? ValueProblem(Profile p)
     {
+        if (Array.IndexOf(p.Mods, null) is var hole and >= 0)
+            return $"mods[{hole}] is null; a profile lists its mod folders as absolute paths";
         foreach (var (field, path) in p.Mods.Select(m => ("mods", (string?)m)).Prepend(("game", p.Game)).Append(("reloadedDir", p.ReloadedDir))
                      .Append(("options.cache", p.Options.Cache)))
             if (path is not null && !Path.IsPathRooted(path))

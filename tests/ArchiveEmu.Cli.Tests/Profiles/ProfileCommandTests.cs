@@ -150,6 +150,34 @@ public sealed class ProfileCommandTests
         Assert.That(ls.Out, Is.EqualTo("p  (damaged)\n"));
     }
 
+    // Issue 48: "mods": [null] was shown by profile show, then failed every command with "Value cannot be null. (Parameter 'path')".
+    [TestCase("[null]", "mods[0] is null; a profile lists its mod folders as absolute paths")]
+    [TestCase("null", "not a profile ArchiveEmu can read: a value of the wrong kind (a text, true/false, a list or null where another is expected) (at $.mods, line 3)")]
+    public void AProfileWithANullMod_IsOneLineNamingTheFieldOnEveryCommand(string mods, string problem)
+    {
+        Assert.That(CliRun.Run("profile", "save", "p", "--game", Game, "--mod", Hd).ExitCode, Is.Zero);
+        var file = Path.Combine(_user.Profiles, "p.json");
+        File.WriteAllText(file, System.Text.RegularExpressions.Regex.Replace(File.ReadAllText(file), @"""mods"": \[[^\]]*\]", $"\"mods\": {mods}"));
+        foreach (var args in new[] { new[] { "profile", "show", "p" }, ["ls", "--profile", "p", "data/textures.afs"], ["build", "--profile", "p", "--no-cache"] })
+        {
+            var result = CliRun.Run(args);
+            Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
+            Assert.That(result.Error, Is.EqualTo($"archiveemu {string.Join(' ', args.Take(args[0] == "profile" ? 2 : 1))}: {file}: {problem}\n"));
+        }
+    }
+
+    [Test]
+    public void Save_ANameOfMoreThan200Characters_IsAUsageErrorNamingTheLimit()
+    {
+        LinuxOnly.Require("a 200-character file name in the profiles folder (Windows' 260-character paths under Wine)");
+        var name = new string('p', 245);
+        var result = CliRun.Run("profile", "save", name, "--game", Game, "--mod", Hd);
+        Assert.That(result.ExitCode, Is.EqualTo(2), result.ToString());
+        Assert.That(result.Error.Split('\n')[0], Is.EqualTo("archiveemu profile save: a profile name is at most 200 characters, not 245"));
+        Assert.That(Directory.Exists(_user.Profiles), Is.False, "nothing saved");
+        Assert.That(CliRun.Run("profile", "save", new string('p', 200), "--game", Game, "--mod", Hd).ExitCode, Is.Zero, "200 fits");
+    }
+
     [Test]
     public void AProfileThatDoesNotExist_OneLineSayingHowToMakeIt()
     {

@@ -104,8 +104,11 @@ else
 fi
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
-  *) echo "install.sh: $prefix/bin is not on your PATH; add it: echo 'export PATH=\"$prefix/bin:\$PATH\"' >> ~/.bashrc" ;;
+  *) echo "install.sh: $prefix/bin is not on your PATH; for a terminal, add it: echo 'export PATH=\"$prefix/bin:\$PATH\"' >> ~/.bashrc" ;;
 esac
+# Steam reads no ~/.bashrc: a launch option naming only "archiveemu" fails there with "archiveemu: not found" (exit 127,
+# no log). The line to copy names the real path, quoted.
+echo "Steam launch option: \"$(cd "$(dirname "$dest")" && pwd -P)/$exe\" run --reloaded -- %command%"
 echo "To uninstall:"
 echo "  rm -f '$dest'"
 echo "  rm -rf '${XDG_CACHE_HOME:-$HOME/.cache}/archiveemu'   # the merged file cache, if you used it"

@@ -115,6 +115,18 @@ public sealed class ReloadedSetupTests
     }
 
     [Test]
+    public void Read_AFolderThatMapsToNothing_SaysWhereItLed()
+    {
+        // Issue 48: "ApplicationConfigDirectory cannot be used ()": the Windows path mapped, to a folder that is not there.
+        Directory.Delete(_p.Apps, recursive: true);
+
+        var e = Assert.Throws<IOException>(() => Read());
+
+        Assert.That(e!.Message, Is.EqualTo($"{Path.Combine(_p.ConfigFolder, "ReloadedII.json")}: ApplicationConfigDirectory cannot be used (E:\\Reloaded-II\\Apps "
+            + $"is {_p.Apps} here, which is not a folder), and there is no Apps/ beside the launcher ({_p.Launcher})"));
+    }
+
+    [Test]
     public void Read_ADriveWithoutALink_FailsNamingTheMissingLink()
     {
         File.Delete(Path.Combine(_p.Prefix, "dosdevices", "e:"));

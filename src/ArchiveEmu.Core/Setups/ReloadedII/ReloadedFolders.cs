@@ -46,7 +46,8 @@ internal sealed record ReloadedFolders(string Apps, string Mods)
                 : launcherFolder is null ? null : WinePaths.MatchCase(launcherFolder, written.Split('\\', '/'));
             if (path is not null && Directory.Exists(path))
                 return path;
-            why ??= $"{written} is not a folder here";
+            if (string.IsNullOrEmpty(why)) // mapped, to nothing: say where it led ("cannot be used ()" said nothing)
+                why = path is null ? $"{written} is not a folder here" : $"{written} is {path} here, which is not a folder";
         }
         if (launcherFolder is not null && Directory.Exists(Path.Combine(launcherFolder, defaultName)))
             return Path.Combine(launcherFolder, defaultName);

@@ -7,7 +7,7 @@ internal sealed record LoadedMod(ReloadedMod Mod, bool Enabled, string? NeededBy
 /// Reloaded-II's load order for an app (Reloaded.Mod.Loader <c>Loader.LoadForAppConfig</c>, <c>LoadModsWithDependencies</c>,
 /// Reloaded.Mod.Loader.IO <c>ModConfig.GetDependencies</c> and <c>SortMods</c>): the enabled mods top to bottom, every mod they
 /// depend on loaded too (recursively, enabled or not), then a depth-first sort that puts each mod's dependencies, in their listed
-/// order, just before it. Enabled ids match a ModId exactly; dependencies match ignoring letter case; optional dependencies are ignored.
+/// order, just before it (Reloaded-II recurses; this loops, with the same order: ReloadedLoadOrderTests). Enabled ids match a ModId exactly; dependencies match ignoring letter case; optional dependencies are ignored.
 /// </summary>
 internal sealed class ReloadedLoadOrder
 {
@@ -35,39 +35,51 @@ internal sealed class ReloadedLoadOrder
         foreach (var mod in installed)
             anyCase[mod.Id] = mod; // as Reloaded-II's dictionary: the last one listed
         var enabled = new List<ReloadedMod>();
+        var enabledSet = new HashSet<ReloadedMod>();
         var notInstalled = new List<string>();
         foreach (var id in enabledMods)
         {
             if (exact.TryGetValue(id, out var mod))
             {
-                if (!enabled.Contains(mod))
+                if (enabledSet.Add(mod))
                     enabled.Add(mod);
             }
             else
                 notInstalled.Add(id);
         }
 
+        // Depth first, each mod's dependencies in their listed order before it, with a stack of its own: a chain of 100,000
+        // dependencies overflowed the thread's stack when this recursed. A mod met again (a cycle, or placed) is passed over.
         var sorted = new List<LoadedMod>();
-        var state = new Dictionary<ReloadedMod, bool>(); // false: being visited (a cycle stops there), true: placed
+        var met = new HashSet<ReloadedMod>();
         var missing = new List<(string, string)>();
-        void Visit(ReloadedMod mod, string? neededBy)
+        var missingSeen = new HashSet<(string, string)>();
+        var stack = new Stack<(ReloadedMod Mod, string? NeededBy, int Next)>();
+        foreach (var root in enabled)
         {
-            if (state.ContainsKey(mod))
-                return;
-            state[mod] = false;
-            foreach (var id in mod.Dependencies)
+            if (!met.Add(root))
+                continue;
+            stack.Push((root, null, 0));
+            while (stack.TryPop(out var visit))
             {
-                if (anyCase.TryGetValue(id, out var dependency))
-                    Visit(dependency, mod.Name);
-                else if (!missing.Contains((id, mod.Name)))
-                    missing.Add((id, mod.Name));
+                var (mod, neededBy, next) = visit;
+                if (next < mod.Dependencies.Count)
+                {
+                    stack.Push((mod, neededBy, next + 1)); // back to this mod after its next dependency
+                    var id = mod.Dependencies[next];
+                    if (anyCase.TryGetValue(id, out var dependency))
+                    {
+                        if (met.Add(dependency))
+                            stack.Push((dependency, mod.Name, 0));
+                    }
+                    else if (missingSeen.Add((id, mod.Name)))
+                        missing.Add((id, mod.Name));
+                    continue;
+                }
+                bool isEnabled = enabledSet.Contains(mod);
+                sorted.Add(new LoadedMod(mod, isEnabled, isEnabled ? null : neededBy));
             }
-            state[mod] = true;
-            bool isEnabled = enabled.Contains(mod);
-            sorted.Add(new LoadedMod(mod, isEnabled, isEnabled ? null : neededBy));
         }
-        foreach (var mod in enabled)
-            Visit(mod, null);
         return new ReloadedLoadOrder(sorted, notInstalled, missing);
     }
 }

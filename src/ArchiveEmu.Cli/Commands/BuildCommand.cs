@@ -55,6 +55,8 @@ internal sealed class BuildCommand : ICommand
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         double routeMs = clock.Elapsed.TotalMilliseconds;
+        foreach (var o in game.Plan.Overrides) // what a mount would serve: a FIFO or a device in a mod is one line naming it, as an entry's is
+            Core.VirtualFiles.FileIdentity.Of(o.SourcePath);
 
         var reports = new List<BuildReport.Archive>();
         var failures = new List<BuildReport.Failure>();

@@ -32,6 +32,10 @@ internal readonly record struct FileIdentity(long Length, DateTime LastWriteUtc,
     {
         if (status.IsDirectory)
             throw new FileNotFoundException($"{path}: file not found (a folder is there)", path);
+        // A FIFO read as a file waits for a writer forever; a device has no length (a FIFO in a mod was served as an empty
+        // file with exit 0). Downloaded mods carry them: tar and 7z keep FIFOs and links to devices.
+        if (!status.IsRegularFile)
+            throw new IOException($"{path}: {status.Kind}, not a regular file; only regular files are served");
         return Of(status, status.Inode != 0 && InodeStability.IsStable(status.Device, path));
     }
 

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Routing;
 using System.CommandLine;
 using ArchiveEmu.Core.MergedCache;
 
@@ -74,7 +75,7 @@ internal sealed class MountArguments
         var saved = choice.Profile?.Options; // the profile's options, under the command line's
         foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((game, "game")))
             if (!Directory.Exists(folder) && !(what == "game" && mountPoint is null && IsDeadMount(folder)))
-                throw new DirectoryNotFoundException($"{Path.GetFullPath(folder)}: {what} folder not found");
+                throw new DirectoryNotFoundException(MissingFolder.Describe(folder, what));
         var hostArgs = new List<string> { $"--ArchiveEmu:Game={Path.GetFullPath(game)}" };
         hostArgs.Add(mountPoint is null ? "--ArchiveEmu:InPlace=true" : $"--ArchiveEmu:MountPoint={Path.GetFullPath(mountPoint)}");
         for (int i = 0; i < mods.Length; i++)

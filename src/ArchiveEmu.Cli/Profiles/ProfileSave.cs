@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Routing;
 using System.CommandLine;
 using System.Text.Json;
 using ArchiveEmu.Cli.Commands;
@@ -45,7 +46,7 @@ internal sealed class ProfileSave
         var reloadedDir = parse.GetValue(_reloadedDir) is { } dir ? Path.GetFullPath(dir) : null;
         foreach (var (folder, what) in mods.Select(m => ((string?)m, "mod")).Prepend((game, "game")).Append((reloadedDir, "Reloaded-II")))
             if (folder is not null && !Directory.Exists(folder))
-                throw new DirectoryNotFoundException($"{folder}: {what} folder not found; nothing saved");
+                throw new DirectoryNotFoundException($"{(what == "Reloaded-II" ? $"{folder}: {what} folder not found" : MissingFolder.Describe(folder, what))}; nothing saved");
         var profile = new Profile
         {
             Game = game,

@@ -40,9 +40,7 @@ public sealed partial class ArchiveEmulator : IDisposable
     public ArchiveEmulator(string gameFolder, ArchiveEmulatorOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(gameFolder);
-        GameFolder = Path.GetFullPath(gameFolder);
-        if (!Directory.Exists(GameFolder))
-            throw new DirectoryNotFoundException($"{GameFolder}: game folder not found");
+        GameFolder = MissingFolder.Require(gameFolder, "game");
         options ??= new ArchiveEmulatorOptions();
         _serving = new GameSetup(GameFolder, [])
         {
@@ -74,9 +72,7 @@ public sealed partial class ArchiveEmulator : IDisposable
     public void AddModFolder(string folder)
     {
         ArgumentNullException.ThrowIfNull(folder);
-        var full = Path.GetFullPath(folder);
-        if (!Directory.Exists(full))
-            throw new DirectoryNotFoundException($"{full}: mod folder not found");
+        var full = MissingFolder.Require(folder, "mod");
         ChangeModFolders(() =>
         {
             if (_mods.Contains(full, StringComparer.Ordinal))

@@ -31,8 +31,8 @@ internal sealed partial class ModRouter
     public ModRouter(string gameFolder, IReadOnlyList<string> modFolders, Func<string, IArchiveFormat?>? detect = null,
         IReadOnlyDictionary<string, (ArchiveSource Source, IArchiveFormat Format)>? slices = null)
     {
-        _game = RequireFolder(gameFolder, "game folder");
-        _mods = modFolders.Select(m => RequireFolder(m, "mod folder")).ToArray();
+        _game = MissingFolder.Require(gameFolder, "game");
+        _mods = modFolders.Select(m => MissingFolder.Require(m, "mod")).ToArray();
         _detect = detect ?? ArchiveFormats.Detect;
         _slices = slices ?? new Dictionary<string, (ArchiveSource, IArchiveFormat)>();
     }
@@ -240,14 +240,6 @@ internal sealed partial class ModRouter
                 Archives[input.Route] = changes = changes.Copy();
             changes.AddInput(input);
         }
-    }
-
-    private static string RequireFolder(string folder, string what)
-    {
-        var full = Path.GetFullPath(folder);
-        if (!Directory.Exists(full))
-            throw new DirectoryNotFoundException($"{full}: {what} not found");
-        return full;
     }
 
     private static string ModName(string modFolder) => Path.GetFileName(modFolder.TrimEnd(Path.DirectorySeparatorChar));

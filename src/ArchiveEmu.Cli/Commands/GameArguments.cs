@@ -131,6 +131,10 @@ internal sealed class GameArguments
         parse.GetValue(Game) ?? (profile ?? (parse.GetValue(Profile) is { } name ? ProfileStore.Load(name) : null))?.Game
         ?? (_workingFolderIsGame ? Environment.CurrentDirectory : null);
 
+    /// <summary>Whether the game folder is the working folder because nothing names one (<c>run</c>: Steam starts a game in its folder).</summary>
+    public bool TakesWorkingFolder(ParseResult parse) =>
+        _workingFolderIsGame && parse.GetValue(Game) is null && (parse.GetValue(Profile) is not { } name || ProfileStore.Load(name).Game is null);
+
     /// <summary>The cache folder the command line names (--cache, else the profile's), null for the default or with --no-cache.</summary>
     public string? CacheFolder(ParseResult parse) => parse.GetValue(NoCache) ? null
         : parse.GetValue(Cache) ?? (parse.GetValue(Profile) is { } name ? ProfileStore.Load(name).Options.Cache : null);

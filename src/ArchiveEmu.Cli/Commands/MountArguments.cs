@@ -63,11 +63,27 @@ internal sealed class MountArguments
     }
 
     /// <summary>
+    /// `run` without --game, started from a folder that cannot be a game's (the home folder, /): said at once. It took that
+    /// folder as the game and failed far from the cause ("the mod folder is inside the game folder /home/…"), or walked a
+    /// Proton prefix's z: link to / first.
+    /// </summary>
+    private static void RequireAGameFolder(string workingFolder)
+    {
+        var full = Path.TrimEndingDirectorySeparator(Path.GetFullPath(workingFolder));
+        var home = Path.TrimEndingDirectorySeparator(Path.GetFullPath(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile)));
+        if (full == home || full == Path.TrimEndingDirectorySeparator(Path.GetPathRoot(full) ?? "/") || full.Length <= 1)
+            throw new IOException($"{full}: run takes the working folder as the game folder (Steam starts a game in its folder), and this is "
+                + (full == home ? "your home folder" : "the root folder") + "; from a terminal, give the game's folder with --game DIR");
+    }
+
+    /// <summary>
     /// The host's arguments: served at <paramref name="mountPoint"/>, or over the game folder itself when it is null.
     /// Missing folders throw (one line on stderr, as every command's) before the host starts logging.
     /// </summary>
     public string[] HostArgs(ParseResult parse, CliConsole console, string? mountPoint)
     {
+        if (mountPoint is null && _game.TakesWorkingFolder(parse))
+            RequireAGameFolder(Environment.CurrentDirectory);
         var choice = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
         foreach (var line in choice.Reloaded?.ReportLines() ?? []) // where the Reloaded-II setup was found and which mods it gives
             console.Error.WriteLine($"archiveemu: {line}");

@@ -82,6 +82,19 @@ public sealed class RunFailureTests
     }
 
     [Test]
+    public void FromTheHomeFolderWithoutGame_SaysRunTookTheWorkingFolder_AndHowToGiveTheGame()
+    {
+        // Issue 48: run took the home folder as the game and failed far from the cause ("the mod folder is inside the game
+        // folder /home/…"), or walked a Proton prefix's z: link first. HOME is pointed at the working folder (as from a terminal).
+        Set("HOME", Environment.CurrentDirectory);
+        var home = Path.TrimEndingDirectorySeparator(Environment.CurrentDirectory);
+        var result = CliRun.Run("run", "--mod", CliRun.Fixture("mods/hd-textures"), "--", "true");
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
+        Assert.That(result.Error, Is.EqualTo($"archiveemu run: {home}: run takes the working folder as the game folder (Steam starts a game in its folder), "
+            + $"and this is your home folder; from a terminal, give the game's folder with --game DIR; the game was not started (--on-failure stop); the log is {TheLog()}\n"));
+    }
+
+    [Test]
     public void AMissingModFolder_Play_StartsTheProgramUnmodded_AndExitsWithItsCode()
     {
         var missing = _user["no-such-mod"];

@@ -31,8 +31,7 @@ internal sealed class ArchiveLookalike(string gameRoot)
     /// </summary>
     private string? Closest(string relative)
     {
-        _gameFiles ??= Directory.EnumerateFiles(gameRoot, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0 })
-            .Select(f => Path.GetRelativePath(gameRoot, f).Replace(Path.DirectorySeparatorChar, '/')).Order(StringComparer.Ordinal).ToArray();
+        _gameFiles ??= GameTree.Files(gameRoot).Order(StringComparer.Ordinal).ToArray();
         string name = Path.GetFileName(relative), extension = Path.GetExtension(relative);
         var candidates = _gameFiles.Where(f => Path.GetFileName(f).Equals(name, StringComparison.OrdinalIgnoreCase)).ToArray();
         if (candidates.Length == 0)

@@ -291,44 +291,10 @@ internal sealed class FefRoutes(string gameRoot, IReadOnlyDictionary<string, IAr
     }
 
     /// <summary>The game's files and the archives stored inside them (slices), relative and full with '/', in ordinal order.</summary>
-    private (string Relative, string Full)[] GameFiles() => _gameFiles ??= ListGame(gameRoot, "", new HashSet<string>(StringComparer.Ordinal))
+    private (string Relative, string Full)[] GameFiles() => _gameFiles ??= GameTree.Files(gameRoot)
         .Concat(slices.Keys).Distinct().Order(StringComparer.Ordinal).Select(r => (r, $"{_gameFull}/{r}")).ToArray();
 
     private IEnumerable<(string Relative, string Full)> GameFilesNamed(string name) =>
         (_byName ??= GameFiles().ToLookup(f => f.Relative[(f.Relative.LastIndexOf('/') + 1)..], StringComparer.OrdinalIgnoreCase))[name];
 
-    /// <summary>
-    /// The files below a game folder, through symlinked folders too (the game folder is the player's: docs/DESIGN.md,
-    /// "Paths and symlinks"); each real folder is listed once, so a link to a folder above does not loop.
-    /// </summary>
-    internal static IEnumerable<string> ListGame(string gameRoot, string relative, HashSet<string> seen)
-    {
-        var full = GamePaths.Full(gameRoot, relative);
-        if (!seen.Add(GamePaths.RealPath(full)))
-            yield break;
-        (string Name, bool IsFolder)[] names;
-        try
-        {
-            // Only a symlink costs a stat (to see whether it leads to a folder): the listing already says what the rest are.
-            names = new System.IO.Enumeration.FileSystemEnumerable<(string, bool)>(full,
-                static (ref System.IO.Enumeration.FileSystemEntry e) => (e.FileName.ToString(),
-                    (e.Attributes & FileAttributes.ReparsePoint) != 0 ? Directory.Exists(e.ToFullPath()) : e.IsDirectory),
-                new EnumerationOptions { AttributesToSkip = 0, IgnoreInaccessible = false }).ToArray();
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            yield break; // a folder that cannot be listed holds no route's archive: FEF would not find one there either
-        }
-        foreach (var (name, isFolder) in names)
-        {
-            var child = relative.Length == 0 ? name : $"{relative}/{name}";
-            if (isFolder)
-            {
-                foreach (var file in ListGame(gameRoot, child, seen))
-                    yield return file;
-            }
-            else
-                yield return child;
-        }
-    }
 }

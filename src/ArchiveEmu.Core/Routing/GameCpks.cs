@@ -47,7 +47,7 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
     /// The game's named CPKs (files ending in .cpk, and CPK slices), in ordinal order, each index read once; ID-only CPKs hold no
     /// paths (the hook cannot redirect loads by ID) and are left out, as is a CPK whose index cannot be read.
     /// </summary>
-    public GameCpk[] All => _cpks ??= ReadAll(FefRoutes.ListGame(gameRoot, "", new HashSet<string>(StringComparer.Ordinal))
+    public GameCpk[] All => _cpks ??= ReadAll(GameTree.Files(gameRoot)
         .Where(r => r.EndsWith(".cpk", StringComparison.OrdinalIgnoreCase))
         .Concat(slices.Where(s => s.Value.Format == CpkFormat.Instance).Select(s => s.Key))
         .Distinct().Order(StringComparer.Ordinal).Select(Named).OfType<(string, ArchiveSource, IArchiveFormat)>().ToArray());
@@ -122,7 +122,7 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
             var (source, format) = slices.TryGetValue(relative, out var slice) ? slice : (ArchiveSource.File(full), detect(full));
             return format?.Name == "cpk" && format.AddressingOf(source) == EntryAddressing.ByName ? (relative, source, format) : null;
         }
-        catch (IOException) // ArchiveFormatException is one
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException) // ArchiveFormatException is one
         {
             return null; // building it, if a mod reaches it otherwise, reports the damage
         }
@@ -138,7 +138,8 @@ internal sealed class GameCpks(string gameRoot, IReadOnlyDictionary<string, (Arc
                 names.TryAdd(entry.Name!, entry);
             return new GameCpk(relative, format, index, names);
         }
-        catch (IOException) // ArchiveFormatException is one
+        // ArchiveFormatException is an IOException; an unreadable CPK escaped Parallel.For as an AggregateException.
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             return null; // building it, if a mod reaches it otherwise, reports the damage
         }

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.IO.Enumeration;
 using System.Text;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
@@ -33,23 +32,20 @@ internal static class PlanKey
         return CacheKey.HashOf(text);
     }
 
-    // Every entry below the folder in a stable order: folders by name, files by name with their identity (links followed:
-    // the walk follows the game's links; a mod's link is refused or followed by the walk, and either way its target's
-    // identity is here). Hidden and system entries too: the walk may read them.
+    // Every entry below the folder as the walk sees it (GameTree: links followed, each real folder once, a prefix's drive links
+    // not entered, an unreadable folder as such), files with their identity (a mod's link is refused or followed by the walk,
+    // and either way its target's identity is here). Hidden and system entries too: the walk may read them. Before, .NET's
+    // recursive listing followed every link: two `ln -s .` made a build with the cache run for minutes, and a Wine prefix's
+    // z: reached /proc.
     private static void AppendTree(StringBuilder text, string folder)
     {
-        var entries = new FileSystemEnumerable<(string Path, bool Folder)>(folder,
-            (ref FileSystemEntry e) => (e.ToSpecifiedFullPath(), e.IsDirectory),
-            new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0, IgnoreInaccessible = false, ReturnSpecialDirectories = false })
-            .ToList();
-        entries.Sort((a, b) => string.CompareOrdinal(a.Path, b.Path));
-        foreach (var (path, isFolder) in entries)
+        foreach (var (relative, kind) in GameTree.Walk(folder))
         {
-            text.Append(isFolder ? "d " : "f ").Append(path, folder.Length, path.Length - folder.Length);
-            if (!isFolder)
+            text.Append(kind switch { GameTree.Kind.Folder => "d ", GameTree.Kind.File => "f ", _ => "u " }).Append(relative);
+            if (kind == GameTree.Kind.File)
             {
                 text.Append(' ');
-                AppendIdentity(text, path);
+                AppendIdentity(text, GamePaths.Full(folder, relative));
             }
             text.Append('\n');
         }

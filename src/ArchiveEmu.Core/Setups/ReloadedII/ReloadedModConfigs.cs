@@ -29,10 +29,11 @@ internal static class ReloadedModConfigs
     public static List<ReloadedMod> ReadAll(string modsFolder, List<string> problems)
     {
         var mods = new List<ReloadedMod>();
-        var options = new EnumerationOptions { RecurseSubdirectories = true, MatchCasing = MatchCasing.CaseInsensitive, IgnoreInaccessible = true };
         var top = Path.TrimEndingDirectorySeparator(Path.GetFullPath(modsFolder));
-        var files = Directory.EnumerateFiles(top, FileName, options)
-            .Where(f => !Path.GetDirectoryName(f)!.Equals(top, StringComparison.Ordinal)) // one in the mods folder itself is no mod
+        // Each real folder once (GameTree): a link loop (ln -s . Mods/loop) read every mod 40 times over, two loops hung.
+        var files = GameTree.Files(top)
+            .Where(f => f.Contains('/') && Path.GetFileName(f).Equals(FileName, StringComparison.OrdinalIgnoreCase)) // one in the mods folder itself is no mod
+            .Select(f => GamePaths.Full(top, f))
             .Order(StringComparer.OrdinalIgnoreCase);
         foreach (var file in files)
         {

@@ -81,7 +81,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         int error = LibC.Stat(real, stat);
         if (error != 0)
             return -error;
-        if (!StatFields.IsDirectory(stat))
+        if (Core.Interop.FileStatus.FromLibcStat(stat).IsRegularFile) // a folder, a FIFO or a device has no version: the kernel handles it
             version = new PlainVersion(real, StatFields.Identity(stat, real), fromMod); // as Open names it
         StatFields.MakeReadOnly(stat);
         return 0;

@@ -241,8 +241,8 @@ public sealed class KeptPlanTests
         var unit = Resolve(withUnit);
 
         Assert.That((font.FromCache, unit.FromCache), Is.EqualTo((false, false)), "resolved again");
-        Assert.That(font.Mods, Is.EqualTo(new[] { PersonaSample.Mod("essentials-font") }));
-        Assert.That(unit.Mods, Is.EqualTo(new[] { PersonaSample.Mod("unit-hp") }));
+        Assert.That(font.Mods, Is.EqualTo(new[] { Path.GetFullPath(PersonaSample.Mod("essentials-font")) })); // as the plan spells it (backslashes on Windows)
+        Assert.That(unit.Mods, Is.EqualTo(new[] { Path.GetFullPath(PersonaSample.Mod("unit-hp")) }));
         Assert.That(_warnings, Has.Count.EqualTo(2), string.Join("\n", _warnings));
         Assert.That(_warnings[0], Does.StartWith($"{fontPlan}: kept route plan is damaged (it was stored under key {Path.GetFileNameWithoutExtension(unitPlan)}, not {Path.GetFileNameWithoutExtension(fontPlan)})"));
         Assert.That((Resolve(withFont).FromCache, Resolve(withUnit).FromCache), Is.EqualTo((true, true)), "each kept again under its own key");

@@ -62,6 +62,36 @@ internal static class ReloadedJson
         }
     }
 
+    /// <summary>
+    /// <paramref name="read"/> applied to each file in order; a file it cannot read adds one line to <paramref name="problems"/>
+    /// and is skipped, as Reloaded-II skips it: not JSON, not a regular file, too large, or unreadable.
+    /// <paramref name="what"/> names what is skipped ("the mod", "the app").
+    /// </summary>
+    public static List<T> ReadEach<T>(IEnumerable<string> files, Func<string, T> read, string what, List<string> problems)
+    {
+        var taken = new List<T>();
+        foreach (var file in files)
+        {
+            try
+            {
+                taken.Add(read(file));
+            }
+            catch (NotJson e)
+            {
+                problems.Add($"{e.Message}; Reloaded-II skips it too");
+            }
+            catch (InvalidDataException e) // not a regular file, or too large: the message names the file
+            {
+                problems.Add($"{e.Message}; {what} is skipped");
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                problems.Add($"{file}: not read ({e.Message}); {what} is skipped");
+            }
+        }
+        return taken;
+    }
+
     /// <summary>The string field <paramref name="name"/> of an object, or null.</summary>
     public static string? Text(JsonElement root, string name) =>
         root.ValueKind == JsonValueKind.Object && root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;

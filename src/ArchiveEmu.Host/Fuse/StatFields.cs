@@ -28,10 +28,4 @@ internal static class StatFields
 
     public static void SetModified(Span<byte> stat, DateTime utc) =>
         (FileStatus.FromLibcStat(stat) with { Modified = UnixTime.From(utc) }).WriteLibcStat(stat);
-
-    /// <summary>
-    /// The identity of the file at <paramref name="path"/> as <see cref="FileIdentity.Of(string)"/> reads it, from a
-    /// stat(2) of it already taken: no second stat on the lookup path.
-    /// </summary>
-    public static FileIdentity Identity(ReadOnlySpan<byte> stat, string path) => FileIdentity.From(FileStatus.FromLibcStat(stat), path);
 }

@@ -81,8 +81,9 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         int error = LibC.Stat(real, stat);
         if (error != 0)
             return -error;
-        if (Core.Interop.FileStatus.FromLibcStat(stat).IsRegularFile) // a folder, a FIFO or a device has no version: the kernel handles it
-            version = new PlainVersion(real, StatFields.Identity(stat, real), fromMod); // as Open names it
+        var status = Core.Interop.FileStatus.FromLibcStat(stat);
+        if (status.IsRegularFile) // a folder, a FIFO or a device has no version: the kernel handles it
+            version = new PlainVersion(real, FileIdentity.From(status, real), fromMod); // as Open names it
         StatFields.MakeReadOnly(stat);
         return 0;
     }

@@ -21,7 +21,7 @@ public sealed class StatFieldsTests
         var stat = new byte[256];
         Assert.That(LibC.Stat(path, stat), Is.Zero);
 
-        var identity = StatFields.Identity(stat, path);
+        var identity = FileIdentity.From(ArchiveEmu.Core.Interop.FileStatus.FromLibcStat(stat), path); // as the mount's lookup names it
 
         Assert.That(identity, Is.EqualTo(FileIdentity.Of(path)));
         Assert.That(identity.Length, Is.EqualTo(54_321));

@@ -17,33 +17,19 @@ internal static class ReloadedApps
     public static List<ReloadedApp> ReadAll(string appsFolder, string? prefix, List<string> problems)
     {
         var options = new EnumerationOptions { RecurseSubdirectories = true, MaxRecursionDepth = 1, MatchCasing = MatchCasing.CaseInsensitive, IgnoreInaccessible = true };
-        var apps = new List<ReloadedApp>();
-        foreach (var file in Directory.EnumerateFiles(appsFolder, "AppConfig.json", options).Order(StringComparer.OrdinalIgnoreCase))
-        {
-            try
-            {
-                using var doc = ReloadedJson.Read(file);
-                var root = doc.RootElement;
-                var location = ReloadedFolders.Text(root, "AppLocation") ?? "";
-                var enabled = root.ValueKind == JsonValueKind.Object && root.TryGetProperty("EnabledMods", out var list) && list.ValueKind == JsonValueKind.Array
-                    ? list.EnumerateArray().Where(v => v.ValueKind == JsonValueKind.String).Select(v => v.GetString()!).ToArray() : [];
-                apps.Add(new ReloadedApp(ReloadedFolders.Text(root, "AppId") ?? Path.GetFileName(Path.GetDirectoryName(file)!),
-                    ReloadedFolders.Text(root, "AppName") ?? "", file, location, Map(location, file, prefix), enabled));
-            }
-            catch (ReloadedJson.NotJson e)
-            {
-                problems.Add($"{e.Message}; Reloaded-II skips it too");
-            }
-            catch (InvalidDataException e) // not a regular file, or too large
-            {
-                problems.Add($"{e.Message}; the app is skipped");
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                problems.Add($"{file}: not read ({e.Message}); the app is skipped");
-            }
-        }
-        return apps;
+        var files = Directory.EnumerateFiles(appsFolder, "AppConfig.json", options).Order(StringComparer.OrdinalIgnoreCase);
+        return ReloadedJson.ReadEach(files, file => Read(file, prefix), "the app", problems);
+    }
+
+    private static ReloadedApp Read(string file, string? prefix)
+    {
+        using var doc = ReloadedJson.Read(file);
+        var root = doc.RootElement;
+        var location = ReloadedJson.Text(root, "AppLocation") ?? "";
+        var enabled = root.ValueKind == JsonValueKind.Object && root.TryGetProperty("EnabledMods", out var list) && list.ValueKind == JsonValueKind.Array
+            ? list.EnumerateArray().Where(v => v.ValueKind == JsonValueKind.String).Select(v => v.GetString()!).ToArray() : [];
+        return new ReloadedApp(ReloadedJson.Text(root, "AppId") ?? Path.GetFileName(Path.GetDirectoryName(file)!),
+            ReloadedJson.Text(root, "AppName") ?? "", file, location, Map(location, file, prefix), enabled);
     }
 
     /// <summary>The app whose program is inside <paramref name="gameFolder"/> (the first one, in the apps folder's order); an

@@ -29,7 +29,7 @@ internal sealed record ReloadedFolders(string Apps, string Mods)
         }
         using var doc = ReloadedJson.Read(config);
         var root = doc.RootElement;
-        string? launcherFolder = Text(root, "LauncherPath") is { Length: > 0 } launcher && WinePaths.ToLinux(launcher, at.Prefix, out _) is { } path
+        string? launcherFolder = ReloadedJson.Text(root, "LauncherPath") is { Length: > 0 } launcher && WinePaths.ToLinux(launcher, at.Prefix, out _) is { } path
             ? Path.GetDirectoryName(path) : null;
         bool portable = launcherFolder is not null && File.Exists(Path.Combine(launcherFolder, "portable.txt"));
         return new ReloadedFolders(Folder(root, "ApplicationConfigDirectory", "Apps", portable, launcherFolder, at, config),
@@ -39,7 +39,7 @@ internal sealed record ReloadedFolders(string Apps, string Mods)
     private static string Folder(JsonElement root, string field, string defaultName, bool portable, string? launcherFolder, ReloadedLocation at, string config)
     {
         string? why = null;
-        if (!portable && Text(root, field) is { Length: > 0 } written)
+        if (!portable && ReloadedJson.Text(root, field) is { Length: > 0 } written)
         {
             var path = written.StartsWith('/') ? written // a Linux path, as a native build would write it
                 : IsWindowsRooted(written) ? WinePaths.ToLinux(written, at.Prefix, out why)
@@ -56,6 +56,4 @@ internal sealed record ReloadedFolders(string Apps, string Mods)
     }
 
     private static bool IsWindowsRooted(string path) => path.Length >= 2 && path[1] == ':' || path.StartsWith('\\');
-
-    public static string? Text(JsonElement root, string name) => ReloadedJson.Text(root, name);
 }

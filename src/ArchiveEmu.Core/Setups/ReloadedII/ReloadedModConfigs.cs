@@ -28,33 +28,13 @@ internal static class ReloadedModConfigs
     /// <summary>The mods in the order Reloaded-II lists them (paths ignoring case, as on Windows), and one line per unreadable file.</summary>
     public static List<ReloadedMod> ReadAll(string modsFolder, List<string> problems)
     {
-        var mods = new List<ReloadedMod>();
         var top = Path.TrimEndingDirectorySeparator(Path.GetFullPath(modsFolder));
         // Each real folder once (GameTree): a link loop (ln -s . Mods/loop) read every mod 40 times over, two loops hung.
         var files = GameTree.Files(top)
             .Where(f => f.Contains('/') && Path.GetFileName(f).Equals(FileName, StringComparison.OrdinalIgnoreCase)) // one in the mods folder itself is no mod
             .Select(f => GamePaths.Full(top, f))
             .Order(StringComparer.OrdinalIgnoreCase);
-        foreach (var file in files)
-        {
-            try
-            {
-                mods.Add(Read(file));
-            }
-            catch (ReloadedJson.NotJson e)
-            {
-                problems.Add($"{file}: not read ({e.Reason}); Reloaded-II skips it too");
-            }
-            catch (InvalidDataException e) // not a regular file, or too large
-            {
-                problems.Add($"{e.Message}; the mod is skipped");
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                problems.Add($"{file}: not read ({e.Message}); the mod is skipped");
-            }
-        }
-        return mods;
+        return ReloadedJson.ReadEach(files, Read, "the mod", problems);
     }
 
     public static ReloadedMod Read(string file)
@@ -69,8 +49,7 @@ internal static class ReloadedModConfigs
             root.TryGetProperty("IsUniversalMod", out var universal) && universal.ValueKind == JsonValueKind.True, code);
     }
 
-    private static string? Text(JsonElement root, string name) =>
-        root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;
+    private static string? Text(JsonElement root, string name) => ReloadedJson.Text(root, name);
 
     private static string[] Strings(JsonElement root, string name) =>
         root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Array

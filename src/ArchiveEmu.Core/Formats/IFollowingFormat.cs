@@ -31,10 +31,10 @@ internal interface IFollowingFormat : IArchiveFormat
     string? WhyNotReplacedWhole(string follower, string leader, string replacement);
 
     /// <summary>
-    /// Why the follower at <paramref name="follower"/> cannot be rebuilt for <paramref name="leader"/>, and what is served
-    /// instead (the end of one warning line), or null when it can.
+    /// Why the follower at <paramref name="follower"/> cannot be rebuilt for <paramref name="leader"/> (it does not describe
+    /// the leader's original, or cannot be rebuilt), and what is served instead (the end of one warning line), or null when it can.
     /// </summary>
-    string? WhyNotFollowing(ArchiveSource follower, string leader);
+    string? WhyNotFollowing(ArchiveSource follower, IFollowedRoute leader);
 
     /// <summary>The follower's original: its own (<paramref name="own"/>), or one read through its leader.</summary>
     ArchiveIndex ReadFollowerOriginal(Func<ArchiveIndex> own, IFollowedRoute leader);

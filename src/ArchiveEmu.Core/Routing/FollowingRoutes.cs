@@ -35,7 +35,7 @@ internal static class FollowingRoutes
                             { Rules = [.. mods.Select(_ => format.RuleFor(leader.RelativePath)), whole.Rule] });
                         continue;
                     }
-                    if (WhyNot(format, follower, followerRelative, leader.RelativePath) is { } why)
+                    if (WhyNot(format, follower, followerRelative, leader) is { } why)
                     {
                         warnings.Add(why);
                         continue;
@@ -98,7 +98,7 @@ internal static class FollowingRoutes
                             { Rules = [.. mods.Select(_ => format.RuleFor(leader.Route.RelativePath)), whole.Rule ?? ModRules.Mirror] });
                         continue;
                     }
-                    if (WhyNot(format, follower, followerRelative, leader.Route.RelativePath) is { } why)
+                    if (WhyNot(format, follower, followerRelative, leader.Route) is { } why)
                     {
                         warnings.Add(why);
                         continue;
@@ -116,9 +116,9 @@ internal static class FollowingRoutes
     }
 
     // The warning for a follower that cannot be rebuilt for its leader, or null.
-    private static string? WhyNot(IFollowingFormat format, Sibling follower, string followerRelative, string leader) =>
+    private static string? WhyNot(IFollowingFormat format, Sibling follower, string followerRelative, ArchiveRoute leader) =>
         format.WhyNotFollowing(follower.Source, leader) is { } why
-            ? $"{followerRelative}: does not follow {leader}: {why}"
+            ? $"{followerRelative}: does not follow {leader.RelativePath}: {why}"
             : null;
 
     private static string FolderOf(string path) => path[..(path.LastIndexOf('/') + 1)]; // "" when no '/

@@ -31,7 +31,7 @@ internal sealed partial class ImgV1Format : IFollowingFormat, IPairedFormat
         $"{replacement}: replaces {follower}, the directory of {leader}, whose entries mods change "
         + $"(the rebuilt directory must describe them); put the files in a folder {leader}/ instead, or replace both files whole";
 
-    public string? WhyNotFollowing(ArchiveSource follower, string leader) => null; // IsPaired checked it when the .img was detected
+    public string? WhyNotFollowing(ArchiveSource follower, IFollowedRoute leader) => null; // IsPaired checked it when the .img was detected
 
     /// <summary>The pair's index, read through the <c>.img</c> as the data file's is.</summary>
     public ArchiveIndex ReadFollowerOriginal(Func<ArchiveIndex> own, IFollowedRoute leader) => leader.ReadOriginal();

@@ -139,6 +139,7 @@ internal sealed class BuildCommand : ICommand
         {
             CacheOutcome.Off => "off",
             CacheOutcome.Stored => "stored",
+            CacheOutcome.Full => "full",
             _ => "hit",
         };
         return new BuildReport.Archive(route, summary.Entries, summary.OriginalSize, summary.Size, summary.Replaced, summary.Added, summary.Deleted,

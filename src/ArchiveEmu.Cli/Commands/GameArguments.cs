@@ -89,7 +89,7 @@ internal sealed class GameArguments
         chosen?.Invoke(choice);
         var (gameFolder, mods) = choice;
         var profile = choice.Profile;
-        var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache) ?? profile?.Options.Cache, console);
+        var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache) ?? profile?.Options.Cache, warn); // its warnings (a full disk) in build --json too
         var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
         {
             Language = GameLanguage.Choose(parse.GetValue(Language) ?? profile?.Options.Language, "--language", gameFolder, warn),
@@ -180,7 +180,11 @@ internal sealed class GameArguments
 
     /// <summary>The cache at <paramref name="folder"/> (the default folder when null), warning on stderr about damaged entries.</summary>
     public static MergedFileCache OpenCache(string? folder, CliConsole console) =>
-        new(folder ?? MergedFileCache.DefaultFolder(), new CacheOptions(Warn: message => console.Error.WriteLine($"archiveemu: warning: {message}")));
+        OpenCache(folder, message => console.Error.WriteLine($"archiveemu: warning: {message}"));
+
+    /// <summary>The cache at <paramref name="folder"/> (the default folder when null), its warnings (damage, a full disk) to <paramref name="warn"/>.</summary>
+    public static MergedFileCache OpenCache(string? folder, Action<string> warn) =>
+        new(folder ?? MergedFileCache.DefaultFolder(), new CacheOptions(Warn: warn));
 }
 
 /// <summary>What a game command serves: the game folder and the mod folders, lowest priority first.</summary>

@@ -5,6 +5,8 @@ internal static class CacheFolderAccess
 {
     private const int ReadOnlyFileSystem = 30; // EROFS: .NET's IOException carries the errno as its HResult on Unix
     private const int PermissionDenied = 13, NotPermitted = 1; // EACCES, EPERM
+    private const int NoSpace = 28, QuotaExceeded = 122; // ENOSPC, EDQUOT (Linux)
+    private const int WindowsDiskFull = unchecked((int)0x80070070), WindowsHandleDiskFull = unchecked((int)0x80070027); // ERROR_DISK_FULL, ERROR_HANDLE_DISK_FULL
 
     /// <summary>
     /// Null when <paramref name="folder"/>, or while it does not exist the nearest folder it would be made in, takes a new
@@ -30,11 +32,18 @@ internal static class CacheFolderAccess
         }
     }
 
+    /// <summary>
+    /// Whether <paramref name="e"/>, thrown by writing to the cache, says its file system is full (or the user's quota on it
+    /// is): not damage and not the game's problem, so what was to be packed is served by emulation instead.
+    /// </summary>
+    public static bool IsFull(Exception e) => e is IOException { HResult: NoSpace or QuotaExceeded or WindowsDiskFull or WindowsHandleDiskFull };
+
     /// <summary>What <paramref name="e"/>, thrown by creating or opening a file in the cache folder, says is wrong with the folder; null when it is something else.</summary>
     internal static string? Problem(Exception e) => e switch
     {
         UnauthorizedAccessException => "is not writable (permission denied)",
         DirectoryNotFoundException => "does not exist",
+        IOException when IsFull(e) => "is on a full file system",
         IOException when OperatingSystem.IsWindows() => null,
         IOException { HResult: ReadOnlyFileSystem } => "is on a read-only file system",
         IOException { HResult: PermissionDenied or NotPermitted } => "is not writable (permission denied)",

@@ -66,6 +66,21 @@ internal sealed partial class MergedFileCache
 
     internal void Warn(string message) => _options.Warn?.Invoke(message);
 
+    private int _fullReported;
+
+    /// <summary>
+    /// Says once per cache (not once per archive: a build of 300 archives on a full disk is one line) that its file system
+    /// is full, naming it and the first archive that could not be stored; the archives are served by emulation.
+    /// </summary>
+    internal void WarnFull(string route)
+    {
+        if (Interlocked.Exchange(ref _fullReported, 1) != 0)
+            return;
+        var free = DiskUse().Free is { } bytes ? $", {Units.Bytes(bytes)} free" : "";
+        Warn($"{Folder}: the cache's file system ({StorageKind.Of(Folder).Device}{free}) is full; {route} and any other archive "
+            + "that could not be stored are served by emulation, which is slower to start but the same bytes (free space there, or give another folder with --cache DIR)");
+    }
+
     /// <summary>The index as committed now. Missing is empty; damaged is empty with a warning (the next write replaces it).</summary>
     internal CacheIndex ReadIndex()
     {
@@ -212,11 +227,20 @@ internal sealed partial class MergedFileCache
         using (stream)
         {
             before = FileIdentity.Of(stream.SafeFileHandle);
-            var layout = PackFiles.Append(pack, stream, ArchiveLayout.Serialize(archive, key.Folder));
-            var merged = merge ? WriteMerged(pack, stream, archive.File, compression, progress) : null;
-            stream.Flush(flushToDisk: true); // the bytes are durable before any index points at them
+            long start = stream.Position;
+            try
+            {
+                var layout = PackFiles.Append(pack, stream, ArchiveLayout.Serialize(archive, key.Folder));
+                var merged = merge ? WriteMerged(pack, stream, archive.File, compression, progress) : null;
+                stream.Flush(flushToDisk: true); // the bytes are durable before any index points at them
+                entry = new CacheEntry(key.Hash, key.Route, archive.Original.Format.Name, archive.File.Length, DateTime.UtcNow, layout, merged);
+            }
+            catch (IOException e) when (CacheFolderAccess.IsFull(e))
+            {
+                GiveBack(stream, start); // a full disk keeps no half-written blob
+                throw;
+            }
             after = FileIdentity.Of(stream.SafeFileHandle);
-            entry = new CacheEntry(key.Hash, key.Route, archive.Original.Format.Name, archive.File.Length, DateTime.UtcNow, layout, merged);
         }
         index.Entries.RemoveAll(e => e.Key == key.Hash || e.Route == key.Route);
         index.Entries.Add(entry);
@@ -224,6 +248,20 @@ internal sealed partial class MergedFileCache
         RecordAppend(pack, before, after, entry.Merged); // after the commit: a crash before it leaves the extent unchecked-for, never trusted wrongly
         Touch(entry.Key);
         return entry;
+    }
+
+    // Cuts a failed append off the pack: no index ever pointed past `length` (the writer lock is held), so no reader can
+    // hold an extent there, and on a full disk the space is what the next writer needs. Best effort: the bytes are dead
+    // either way (OpenForAppend appends after them).
+    private static void GiveBack(FileStream stream, long length)
+    {
+        try
+        {
+            stream.SetLength(length);
+        }
+        catch (IOException)
+        {
+        }
     }
 
     private MergedExtent WriteMerged(string pack, FileStream stream, VirtualFile file, ChunkCompression compression, Action<long, long>? progress)
@@ -261,10 +299,16 @@ internal sealed partial class MergedFileCache
     private void WriteDurably(string path, byte[] bytes)
     {
         var temp = $"{path}.{Environment.ProcessId}.tmp";
-        using (var stream = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None))
+        try
         {
+            using var stream = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None);
             stream.Write(bytes);
             stream.Flush(flushToDisk: true);
+        }
+        catch (IOException)
+        {
+            File.Delete(temp); // a full disk leaves no half-written temp file beside the index
+            throw;
         }
         ReplaceAtomically(temp, path);
         DirectorySync.Flush(Folder); // the rename itself durable, not only the bytes it points at

@@ -57,13 +57,29 @@ internal sealed class PackFiles(string folder)
         int number = newest is not null && int.TryParse(Path.GetFileNameWithoutExtension(newest), NumberStyles.None, CultureInfo.InvariantCulture, out int n) ? n + 1 : 1;
         string name = $"{number:D8}.pack";
         var stream = PrivateFiles.Open(PathOf(name), FileMode.CreateNew, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
-        Span<byte> header = stackalloc byte[CacheFormat.PackHeaderSize];
-        header.Clear();
-        CacheFormat.PackMagic.CopyTo(header);
-        BinaryPrimitives.WriteInt32LittleEndian(header[8..], CacheFormat.Version);
-        stream.Write(header);
-        DirectorySync.Flush(Folder); // the new pack's name durable before an index can point into it
-        return (name, stream);
+        try
+        {
+            Span<byte> header = stackalloc byte[CacheFormat.PackHeaderSize];
+            header.Clear();
+            CacheFormat.PackMagic.CopyTo(header);
+            BinaryPrimitives.WriteInt32LittleEndian(header[8..], CacheFormat.Version);
+            stream.Write(header);
+            stream.Flush(); // a full disk says so here, not at the first blob: the empty pack is deleted, not left behind
+            DirectorySync.Flush(Folder); // the new pack's name durable before an index can point into it
+            return (name, stream);
+        }
+        catch (IOException)
+        {
+            try
+            {
+                stream.Dispose(); // flushes the header again, and fails again on a full disk; the handle is closed all the same
+            }
+            catch (IOException)
+            {
+            }
+            File.Delete(PathOf(name)); // no index names it yet
+            throw;
+        }
     }
 
     private static bool HasHeader(FileStream stream)

@@ -81,9 +81,17 @@ internal sealed class ArchiveServer
             {
                 var storeClock = Stopwatch.StartNew();
                 var compression = storeMerged && request.DecideCompression is { } decide ? decide() : request.Compression;
-                entry = Cache.Store(key!, archive, storeMerged, compression, request.Progress);
+                try
+                {
+                    entry = Cache.Store(key!, archive, storeMerged, compression, request.Progress);
+                    outcome = CacheOutcome.Stored;
+                }
+                catch (IOException e) when (CacheFolderAccess.IsFull(e))
+                {
+                    Cache.WarnFull(route.RelativePath); // the game is served all the same: a pack is a speed-up, never needed
+                    outcome = CacheOutcome.Full;
+                }
                 storeTime = storeClock.Elapsed;
-                outcome = CacheOutcome.Stored;
             }
         }
 
@@ -141,6 +149,11 @@ internal sealed class ArchiveServer
             LayoutOrigin.Kept => "kept",
             _ => "parsed",
         };
-        return outcome == CacheOutcome.Off ? $"emulated, {source} (no cache)" : $"emulated, {source}{why}";
+        return outcome switch
+        {
+            CacheOutcome.Off => $"emulated, {source} (no cache)",
+            CacheOutcome.Full => $"emulated, {source} (the cache's disk is full{(decision?.Merge == true ? "; not packed" : "")})",
+            _ => $"emulated, {source}{why}",
+        };
     }
 }

@@ -45,6 +45,9 @@ internal enum CacheOutcome
 
     /// <summary>A layout, or a layout and merged bytes, were written.</summary>
     Stored,
+
+    /// <summary>The cache's file system was full: nothing was written, and the archive is served by emulation.</summary>
+    Full,
 }
 
 /// <summary>An emulated archive's sizes and entry counts, and where its bytes come from.</summary>

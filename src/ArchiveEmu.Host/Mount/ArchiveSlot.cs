@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Host.Mount;
 
@@ -9,6 +10,9 @@ namespace ArchiveEmu.Host.Mount;
 internal sealed class ArchiveSlot(ArchiveRoute route, string keyHash, DateTime modified)
 {
     private readonly object _lock = new();
+    private readonly FileIdentity? _original = IdentityOf(route.GamePath);
+    private readonly object _seenLock = new();
+    private FileIdentity? _seen;
     private ServedFile? _file;
     private bool _released;
 
@@ -21,6 +25,39 @@ internal sealed class ArchiveSlot(ArchiveRoute route, string keyHash, DateTime m
     public DateTime Modified { get; } = modified;
 
     public bool IsBuilt { get { lock (_lock) return _file is not null; } }
+
+    /// <summary>
+    /// Whether the original (the game's file) is no longer the one this slot was made for — a game update while mounted,
+    /// through another path than the mount — as <see cref="SourceGuard"/> tells a changed file: size, mtime, ctime, inode.
+    /// One stat. True once per new identity seen, so a change that cannot be resolved is not retried at every open.
+    /// </summary>
+    public bool OriginalChanged()
+    {
+        if (_original is not { } was)
+            return false; // unreadable when the snapshot was made: building it says why
+        var now = IdentityOf(Route.GamePath);
+        if (now == was)
+            return false;
+        lock (_seenLock) // not _lock: a build holds that
+        {
+            if (now == _seen)
+                return false;
+            _seen = now;
+            return true;
+        }
+    }
+
+    private static FileIdentity? IdentityOf(string path)
+    {
+        try
+        {
+            return FileIdentity.Of(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null; // gone, or not a regular file any more
+        }
+    }
 
     /// <summary>The built archive with one reference for the caller, or null if this snapshot was replaced meanwhile.</summary>
     public ServedFile? Acquire(Func<ArchiveSlot, ServedFile> build)

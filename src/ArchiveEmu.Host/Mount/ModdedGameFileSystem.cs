@@ -58,7 +58,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
 
     private int GetAttrAsSpelled(string path, Span<byte> stat, out FileVersion? version)
     {
-        var snapshot = Current;
+        var snapshot = Current; // not Fresh: a reload here would invalidate the entry a LOOKUP is asking for, under the kernel's lock on its folder
         if (snapshot.Archives.TryGetValue(path, out var slot))
         {
             var served = AcquireArchive(snapshot, slot);
@@ -112,7 +112,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
 
     private OpenResult OpenAsSpelled(string path, int flags)
     {
-        var snapshot = Current;
+        var snapshot = Fresh(Current, path);
         ServedFile? served;
         FileVersion version;
         if (snapshot.Archives.TryGetValue(path, out var slot))
@@ -171,6 +171,29 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
             return handle;
         handle.Dispose();
         throw new IOException($"{plain.Source}: changed since it was opened");
+    }
+
+    /// <summary>
+    /// <paramref name="snapshot"/>, or, when the original of the archive at <paramref name="path"/> changed since it was made
+    /// (a game update while mounted, through another path), the snapshot a reload makes of the game as it is now: new opens
+    /// get the archive rebuilt from the new original, as after a mod's change. No watcher on the game folder: one stat
+    /// per open of a targeted archive (not per lookup: see GetAttrAsSpelled; a stat may show the old size until the next
+    /// open). Handles opened before keep their version (read through SourceGuard: EIO, never a mix; a passthrough copy: the
+    /// old bytes whole). Safe here: no kernel lock the reload's invalidations need is held while FUSE_OPEN waits.
+    /// </summary>
+    private MountSnapshot Fresh(MountSnapshot snapshot, string path)
+    {
+        if (!snapshot.Archives.TryGetValue(path, out var slot) || !slot.OriginalChanged())
+            return snapshot;
+        lock (_reloadLock)
+        {
+            if (ReferenceEquals(Current, snapshot)) // else another open has reloaded already
+            {
+                _logger.LogInformation("{Path}: the game's file changed since it was mounted (a game update?); resolving the mods again, new opens get the archive rebuilt from it", path);
+                Reload();
+            }
+        }
+        return Current;
     }
 
     private ServedFile? AcquireArchive(MountSnapshot snapshot, ArchiveSlot slot) =>

@@ -50,9 +50,9 @@ public static class Program
         // No response files: an argument starting with '@' is a file name like any other.
         var parse = root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
         if (parse.Action is { ClearsParseErrors: false } && UsageErrors.OptionLikeArgument(parse) is { } unknown)
-            return UsageErrors.Report(parse, commands, console, unknown);
+            return ReportUsage(parse, commands, console, args, unknown);
         if (parse.Action is ParseErrorAction)
-            return UsageErrors.Report(parse, commands, console);
+            return ReportUsage(parse, commands, console, args);
         try
         {
             return parse.Invoke(Invocation(console));
@@ -63,6 +63,12 @@ public static class Program
             return 1;
         }
     }
+
+    // run's usage errors also reach its log and the desktop, and honour --on-failure play: under Steam nobody sees stderr.
+    private static int ReportUsage(ParseResult parse, IReadOnlyList<ICommand> commands, CliConsole console, IReadOnlyList<string> args, string? unknown = null) =>
+        parse.CommandResult.Command is { Name: "run", Parents: var parents } && parents.OfType<RootCommand>().Any()
+            ? RunCommand.UsageFailed(args, console, logged => UsageErrors.Report(parse, commands, logged, unknown))
+            : UsageErrors.Report(parse, commands, console, unknown);
 
     internal static RootCommand Define(IReadOnlyList<ICommand> commands, CliConsole console)
     {

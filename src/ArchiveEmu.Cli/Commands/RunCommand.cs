@@ -41,15 +41,13 @@ internal sealed class RunCommand : ICommand
         var log = RunLog.Start(string.Join(' ', parse.Tokens.Select(t => Quoted(t.Value))), console.Error);
         var program = parse.GetRequiredValue(_command);
         bool play = parse.GetValue(_onFailure) == "play";
-        Action<string> error = line =>
-        {
-            console.Error.WriteLine(line);
-            log.Write(line);
-        };
+        using var stderr = new LoggedWriter(console.Error, log); // every line run writes: the terminal and the log alike
+        var logged = new CliConsole(console.Out, stderr, console.IsInteractive);
+        Action<string> error = stderr.WriteLine;
         string[] hostArgs;
         try
         {
-            hostArgs = _mount.HostArgs(parse, console, mountPoint: null);
+            hostArgs = _mount.HostArgs(parse, logged, mountPoint: null);
             if (!OperatingSystem.IsLinux())
                 throw new IOException("run mounts the game folder through FUSE, which needs Linux");
         }
@@ -71,17 +69,43 @@ internal sealed class RunCommand : ICommand
     }
 
     /// <summary>
-    /// The mount could not be made: nothing started (exit 1), or with <c>play</c> the game unmodded (its exit code). One line
-    /// on stderr, with the reason unless the host <paramref name="said"/> it already, and where the log is.
+    /// A command line <c>run</c> cannot parse (a misspelt option, <c>--mod</c> naming a folder of mods, no mods option): Steam
+    /// shows no terminal, so the error <paramref name="report"/> writes goes to a new run log too and to the desktop, and
+    /// <c>--on-failure play</c> and the command after <c>--</c>, found in the raw <paramref name="args"/>, are honoured: the
+    /// game starts unmodded and its exit code is run's; otherwise exit 2.
     /// </summary>
-    private static int Failed(string reason, bool said, bool play, string[] program, ChildProgram? child, RunLog log, Action<string> error)
+    public static int UsageFailed(IReadOnlyList<string> args, CliConsole console, Func<CliConsole, int> report)
+    {
+        int end = args.ToList().IndexOf("--");
+        string[] program = end < 0 ? [] : [.. args.Skip(end + 1)];
+        var options = end < 0 ? args : args.Take(end).ToList();
+        bool play = options.Select((a, i) => a is "--on-failure=play" or "--on-failure:play"
+            || a == "--on-failure" && i + 1 < options.Count && options[i + 1] == "play").Any(p => p);
+        var log = RunLog.Start(string.Join(' ', args.Select(Quoted)), console.Error);
+        using var stderr = new LoggedWriter(console.Error, log);
+        int code = report(new CliConsole(console.Out, stderr, console.IsInteractive));
+        var reason = stderr.FirstLine ?? "the command line could not be read";
+        if (program.Length == 0)
+        {
+            stderr.WriteLine($"archiveemu run: nothing was started (no command after --); {log.Where}");
+            DesktopNotice.Show("ArchiveEmu: the game was not started", $"{reason}\n{Capitalised(log.Where)}", log);
+            return code;
+        }
+        return Failed(reason, said: true, play, program, null, log, stderr.WriteLine, stopCode: code);
+    }
+
+    /// <summary>
+    /// The mount could not be made: nothing started (exit <paramref name="stopCode"/>), or with <c>play</c> the game unmodded
+    /// (its exit code). One line on stderr, with the reason unless it was <paramref name="said"/> already, and where the log is.
+    /// </summary>
+    private static int Failed(string reason, bool said, bool play, string[] program, ChildProgram? child, RunLog log, Action<string> error, int stopCode = 1)
     {
         var why = said ? "" : $"{reason}; ";
         if (!play)
         {
             error($"archiveemu run: {why}the game was not started (--on-failure stop); {log.Where}");
             DesktopNotice.Show("ArchiveEmu: the game was not started", $"{reason}\n{Capitalised(log.Where)}", log);
-            return 1;
+            return stopCode;
         }
         error($"archiveemu run: {why}starting the game unmodded (--on-failure play); {log.Where}");
         DesktopNotice.Show("ArchiveEmu: the game starts without mods", $"{reason}\n{Capitalised(log.Where)}", log);

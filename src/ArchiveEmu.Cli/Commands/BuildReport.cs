@@ -33,7 +33,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         var plan = game.Plan;
         o.WriteLine($"routes resolved in {routeMs:F1} ms: {plan.Archives.Count} archives, {plan.Overrides.Count} whole-file overrides");
         o.WriteLine($"language: {game.Setup.Language}");
-        foreach (var line in Reloaded?.ReportLines() ?? [])
+        foreach (var line in CappedLines.Of(Reloaded?.ReportLines() ?? [], "--json lists them all"))
             o.WriteLine(line);
         if (game.Cache is { } cache)
             o.WriteLine($"cache {cache.Folder}; storage under the game folder: {storage.Describe()}");
@@ -68,7 +68,7 @@ internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.A
         foreach (var c in plan.Conflicts.Where(c => c.Entry is null))
             o.WriteLine($"  conflict   {c.Target}: {ModsWithRules(c)} -> {c.Winner} wins");
         TableReport.WriteText(o, plan);
-        foreach (var w in warnings)
+        foreach (var w in CappedLines.Of(warnings, "--json lists them all"))
             o.WriteLine($"warning    {w}");
         foreach (var mod in plan.ModReports.Where(m => m.Languages.Count > 0))
             o.WriteLine($"languages  {mod.Mod}: {string.Join("; ", mod.Languages)}");

@@ -84,24 +84,36 @@ internal sealed class GameArguments
     public EmulatedGame Open(ParseResult parse, CliConsole console, List<string>? warnings = null, CompressionChoice compression = CompressionChoice.Auto,
         bool storePlan = false, Action<GameChoice>? chosen = null)
     {
-        Action<string> warn = warnings is null ? warning => console.Error.WriteLine($"archiveemu: warning: {warning}") : warnings.Add;
-        var choice = Choose(parse, warn);
-        chosen?.Invoke(choice);
-        var (gameFolder, mods) = choice;
-        var profile = choice.Profile;
-        var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache) ?? profile?.Options.Cache, warn); // its warnings (a full disk) in build --json too
-        var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
+        var said = new List<string>(); // while opening: printed together at the end, a million of one kind cut to 20
+        bool opened = false;
+        Action<string> warn = warnings is not null ? warnings.Add
+            : warning => { if (opened) console.Error.WriteLine($"archiveemu: warning: {warning}"); else said.Add(warning); };
+        try
         {
-            Language = GameLanguage.Choose(parse.GetValue(Language) ?? profile?.Options.Language, "--language", gameFolder, warn),
-            Cache = cache,
-            VerifyContent = parse.GetValue(VerifyContent),
-            Warn = warn,
-            Compression = compression,
-            StorePlan = storePlan,
-        });
-        foreach (var warning in game.Plan.Warnings)
-            warn(warning);
-        return game;
+            var choice = Choose(parse, warn);
+            chosen?.Invoke(choice);
+            var (gameFolder, mods) = choice;
+            var profile = choice.Profile;
+            var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache) ?? profile?.Options.Cache, warn); // its warnings (a full disk) in build --json too
+            var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
+            {
+                Language = GameLanguage.Choose(parse.GetValue(Language) ?? profile?.Options.Language, "--language", gameFolder, warn),
+                Cache = cache,
+                VerifyContent = parse.GetValue(VerifyContent),
+                Warn = warn,
+                Compression = compression,
+                StorePlan = storePlan,
+            });
+            foreach (var warning in game.Plan.Warnings)
+                warn(warning);
+            return game;
+        }
+        finally // also when opening fails: what was found wrong before it is said
+        {
+            foreach (var line in CappedLines.Of(said, "build --json lists them all"))
+                console.Error.WriteLine($"archiveemu: warning: {line}");
+            opened = true; // what serving warns of later is printed as it comes
+        }
     }
 
     /// <summary>

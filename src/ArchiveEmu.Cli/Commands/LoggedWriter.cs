@@ -43,6 +43,9 @@ internal sealed class LoggedWriter(TextWriter terminal, RunLog log) : TextWriter
 
     public override void Flush() => terminal.Flush();
 
+    /// <summary>A line for the log alone: one the terminal leaves out (<see cref="CappedLines"/>).</summary>
+    public void LogOnly(string line) => log.Write(line);
+
     /// <summary>A last line without its newline still reaches the log.</summary>
     protected override void Dispose(bool disposing)
     {

@@ -84,9 +84,20 @@ internal sealed class MountArguments
     {
         if (mountPoint is null && _game.TakesWorkingFolder(parse))
             RequireAGameFolder(Environment.CurrentDirectory);
-        var choice = _game.Choose(parse, warning => console.Error.WriteLine($"archiveemu: warning: {warning}"));
-        foreach (var line in choice.Reloaded?.ReportLines() ?? []) // where the Reloaded-II setup was found and which mods it gives
-            console.Error.WriteLine($"archiveemu: {line}");
+        var warnings = new List<string>();
+        GameChoice? choice = null;
+        try
+        {
+            choice = _game.Choose(parse, warnings.Add);
+        }
+        finally // also when the choice fails: what was found wrong before it is said
+        {
+            // Where the Reloaded-II setup was found and which mods it gives; a million of one kind cut to 20 (run's log keeps all).
+            var said = warnings.Select(w => $"archiveemu: warning: {w}").Concat((choice?.Reloaded?.ReportLines() ?? []).Select(l => $"archiveemu: {l}"));
+            var logged = console.Error as LoggedWriter;
+            foreach (var line in CappedLines.Of(said, logged is null ? "build --json lists them all" : "all in the log", logged is null ? null : logged.LogOnly))
+                console.Error.WriteLine(line.StartsWith("… ", StringComparison.Ordinal) ? $"archiveemu: {line}" : line);
+        }
         var (game, mods) = choice;
         var saved = choice.Profile?.Options; // the profile's options, under the command line's
         foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((game, "game")))

@@ -84,6 +84,12 @@ internal sealed class MountArguments
     {
         if (mountPoint is null && _game.TakesWorkingFolder(parse))
             RequireAGameFolder(Environment.CurrentDirectory);
+        if (mountPoint is null && _game.GameFolder(parse) is { } inPlace && Host.Fuse.MountPointState.IsDeadArchiveEmu(inPlace))
+        {
+            // First: the Reloaded-II setup and the Steam files are read through the game folder, and a dead mount answers ENOTCONN.
+            Host.Fuse.MountPointState.DetachLazily(Host.Fuse.MountPointState.RealPath(inPlace));
+            console.Error.WriteLine($"archiveemu: {Path.GetFullPath(inPlace)}: cleared a dead ArchiveEmu mount left there (its host ended without unmounting)");
+        }
         var warnings = new List<string>();
         GameChoice? choice = null;
         try

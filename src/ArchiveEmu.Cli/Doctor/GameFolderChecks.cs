@@ -10,12 +10,13 @@ internal static class GameFolderChecks
     public static IEnumerable<DoctorCheck> Run(string game)
     {
         var full = Path.GetFullPath(game);
-        if (Missing(full) is { } missing)
+        // The mount first: a dead one (a killed run) answers every stat with ENOTCONN, and looked "not found, or not a folder".
+        var mount = NotMounted(full);
+        if (mount.Ok && Missing(full) is { } missing)
         {
             yield return missing;
             yield break;
         }
-        var mount = NotMounted(full);
         yield return mount;
         // Through a mount the walk would read the served game (and wait on a dead one): the folder below is what counts.
         yield return mount.Ok ? ReadableAll(full) : DoctorCheck.Fact(Readable, $"{full}: not walked, since something is mounted on it");
@@ -34,8 +35,8 @@ internal static class GameFolderChecks
             return DoctorCheck.Failed(Mounted, $"{full}: something else is mounted on it ({entry})",
                 $"unmount it yourself (fusermount3 -u {full}, or umount as root) before ArchiveEmu mounts here");
         if (MountPointState.IsDead(full))
-            return DoctorCheck.Warning(Mounted, $"{full}: a dead ArchiveEmu mount is left there (its host ended without unmounting)",
-                "nothing to do: mount and run clear it (or archiveemu unmount " + full + ")");
+            return DoctorCheck.Warning(Mounted, $"{full}: a dead ArchiveEmu mount is left there (its host ended without unmounting; every read of the folder fails)",
+                $"archiveemu unmount {full} (mount and run also clear it before they start)");
         // The host's own way of naming the process that serves a mount (a second run says the same).
         var who = MountServer.Find(full) is { } server ? $"by ArchiveEmu, {server}" : "by an ArchiveEmu process this user cannot see";
         return DoctorCheck.Failed(Mounted, $"{full}: already served with mods {who}",

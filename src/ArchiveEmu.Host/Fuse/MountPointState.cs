@@ -71,12 +71,14 @@ internal static class MountPointState
         public override string ToString() => $"type {FileSystemType}, source {Source}";
     }
 
-    /// <summary>The topmost mount at <paramref name="mountPoint"/>, or null when nothing is mounted there.</summary>
+    /// <summary>
+    /// The topmost mount at <paramref name="mountPoint"/>, or null when nothing is mounted there. Compared by real path:
+    /// /proc/self/mountinfo lists a mount where the kernel put it, and the README's own game path
+    /// (<c>~/.steam/steam/steamapps/…</c>) is a link on every Steam install, so a literal match missed the mount a run made.
+    /// </summary>
     public static MountEntry? Find(string mountPoint)
     {
-        var full = Path.GetFullPath(mountPoint).TrimEnd('/');
-        if (full.Length == 0)
-            full = "/";
+        var full = RealPath(mountPoint);
         MountEntry? found = null;
         // mountinfo fields: id parent major:minor root mount-point options [optional...] - fstype source superoptions
         foreach (var line in File.ReadLines("/proc/self/mountinfo"))
@@ -88,6 +90,34 @@ internal static class MountPointState
         }
         return found;
     }
+
+    /// <summary>
+    /// <paramref name="path"/> with every symbolic link on the way resolved, component by component with lstat, never a
+    /// stat of what a component leads to: the last one may be a mount whose server died, where a stat (or realpath(3))
+    /// fails with "Transport endpoint is not connected". A component that cannot be examined is kept as written.
+    /// </summary>
+    public static string RealPath(string path, int linksLeft = 40)
+    {
+        var real = "/";
+        foreach (var part in Path.GetFullPath(path).Split('/', StringSplitOptions.RemoveEmptyEntries))
+        {
+            var next = Path.Combine(real, part);
+            FileSystemInfo? target = null;
+            try
+            {
+                target = linksLeft > 0 ? new FileInfo(next).ResolveLinkTarget(returnFinalTarget: false) : null; // lstat + readlink
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // not there, unreadable, or a dead mount: kept as written
+            }
+            real = target is null ? next : RealPath(Path.GetFullPath(target.FullName), linksLeft - 1);
+        }
+        return real;
+    }
+
+    /// <summary>Whether a dead ArchiveEmu mount (its host ended without unmounting) is at <paramref name="folder"/>, by real path.</summary>
+    public static bool IsDeadArchiveEmu(string folder) => Find(folder) is { IsArchiveEmu: true } && IsDead(RealPath(folder));
 
     /// <summary>Whether the FUSE mount at <paramref name="mountPoint"/> lost its server ("Transport endpoint is not connected").</summary>
     public static bool IsDead(string mountPoint)

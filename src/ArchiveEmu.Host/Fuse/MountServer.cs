@@ -36,7 +36,8 @@ internal sealed record MountServer(int Pid, string Command, DateTime Since)
         var value = arg.StartsWith("--", StringComparison.Ordinal) && arg.IndexOf('=') is > 0 and var eq ? arg[(eq + 1)..] : arg;
         if (value.Length == 0 || value.StartsWith('-') || (cwd is null && !Path.IsPathRooted(value)))
             return false;
-        return Path.TrimEndingDirectorySeparator(Path.GetFullPath(value, cwd ?? "/")) == folder;
+        var named = Path.TrimEndingDirectorySeparator(Path.GetFullPath(value, cwd ?? "/"));
+        return named == folder || MountPointState.RealPath(named) == MountPointState.RealPath(folder); // a run started through ~/.steam/steam, a link
     }
 
     /// <summary>When the process started: its start in clock ticks after boot (/proc/PID/stat field 22) plus the boot time (/proc/stat btime).</summary>

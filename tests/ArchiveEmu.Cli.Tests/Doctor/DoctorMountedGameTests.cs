@@ -88,8 +88,32 @@ public sealed class DoctorMountedGameTests
         host.WaitForExit();
         var dead = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--game", Game, "--no-cache");
         Assert.That(DoctorRun.Line(dead, "game folder not mounted"),
-            Is.EqualTo($"warn game folder not mounted  {Game}: a dead ArchiveEmu mount is left there (its host ended without unmounting)"));
+            Is.EqualTo($"warn game folder not mounted  {Game}: a dead ArchiveEmu mount is left there (its host ended without unmounting; every read of the folder fails)"));
         Assert.That(dead.ExitCode, Is.Zero, "mount and run clear a dead mount of ArchiveEmu's: " + dead);
+    }
+
+    [Test]
+    public void Doctor_ThroughALinkedPath_SeesTheMount_AndADeadOneIsNamedWithItsFix_NotAMissingFolder()
+    {
+        // Issue 48: ~/.steam/steam is a link on every Steam install; mountinfo lists the real path, so doctor said "nothing is
+        // mounted" while a run served the game, and once the host was killed (and the kernel's cached attributes expired) the
+        // dead mount read as "not found, or not a folder".
+        Directory.CreateSymbolicLink(_dir["steam"], _dir.Path);
+        var linked = Path.Combine(_dir["steam"], "game");
+        var host = StartInPlaceMount(Game);
+        var live = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--game", linked, "--no-cache");
+        Assert.That(DoctorRun.Line(live, "game folder not mounted"), Does.StartWith($"FAIL game folder not mounted  {linked}: already served with mods by ArchiveEmu, process {host.Id} ("), live.ToString());
+
+        host.Kill();
+        host.WaitForExit();
+        var clock = Stopwatch.StartNew();
+        while (Directory.Exists(Game) && clock.Elapsed < TimeSpan.FromSeconds(15))
+            Thread.Sleep(200); // until the kernel's cached attributes of the dead mount expire
+        Assert.That(Directory.Exists(Game), Is.False, "the dead mount answers ENOTCONN");
+        var dead = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--game", linked, "--no-cache");
+        Assert.That(DoctorRun.Line(dead, "game folder not mounted"), Does.StartWith($"warn game folder not mounted  {linked}: a dead ArchiveEmu mount is left there"), dead.ToString());
+        Assert.That(DoctorRun.FixOf(dead, "game folder not mounted"), Does.EndWith($"archiveemu unmount {linked} (mount and run also clear it before they start)"));
+        Assert.That(dead.Out, Does.Not.Contain("not found, or not a folder").And.Not.Contain("chmod"), dead.ToString());
     }
 
     [Test]

@@ -116,6 +116,20 @@ internal static class GamePaths
     /// <summary>The path with every symlink along it resolved (as far as it exists: past a missing component there is no link).</summary>
     public static string RealPath(string path) => RealPath(path, depth: 0);
 
+    // lstat and readlink, never a stat of what the component leads to: a component that cannot be examined (a mount whose
+    // server died answers "Transport endpoint is not connected"; a folder that cannot be searched) is kept as written.
+    private static string? LinkTarget(string path)
+    {
+        try
+        {
+            return new FileInfo(path).LinkTarget;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
     private static string RealPath(string path, int depth)
     {
         if (depth > 40)
@@ -125,8 +139,7 @@ internal static class GamePaths
         for (int i = 0; i < parts.Length; i++)
         {
             current = Path.Combine(current, parts[i]);
-            var info = new FileInfo(current);
-            if (info.LinkTarget is { } target)
+            if (LinkTarget(current) is { } target)
             {
                 // Resolve the target itself the same way: it may pass through other links.
                 var absolute = Path.IsPathRooted(target) ? target : Path.Combine(Path.GetDirectoryName(current)!, target);

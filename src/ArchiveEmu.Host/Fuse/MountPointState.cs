@@ -92,28 +92,19 @@ internal static class MountPointState
     }
 
     /// <summary>
-    /// <paramref name="path"/> with every symbolic link on the way resolved, component by component with lstat, never a
-    /// stat of what a component leads to: the last one may be a mount whose server died, where a stat (or realpath(3))
-    /// fails with "Transport endpoint is not connected". A component that cannot be examined is kept as written.
+    /// <paramref name="path"/> with every symbolic link on the way resolved (<see cref="Core.Routing.GamePaths.RealPath"/>: lstat
+    /// per component, never a stat through the last one, which may be a dead mount); as written when the links loop.
     /// </summary>
-    public static string RealPath(string path, int linksLeft = 40)
+    public static string RealPath(string path)
     {
-        var real = "/";
-        foreach (var part in Path.GetFullPath(path).Split('/', StringSplitOptions.RemoveEmptyEntries))
+        try
         {
-            var next = Path.Combine(real, part);
-            FileSystemInfo? target = null;
-            try
-            {
-                target = linksLeft > 0 ? new FileInfo(next).ResolveLinkTarget(returnFinalTarget: false) : null; // lstat + readlink
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                // not there, unreadable, or a dead mount: kept as written
-            }
-            real = target is null ? next : RealPath(Path.GetFullPath(target.FullName), linksLeft - 1);
+            return Path.TrimEndingDirectorySeparator(Core.Routing.GamePaths.RealPath(path));
         }
-        return real;
+        catch (IOException) // too many levels of links
+        {
+            return Path.TrimEndingDirectorySeparator(Path.GetFullPath(path));
+        }
     }
 
     /// <summary>Whether a dead ArchiveEmu mount (its host ended without unmounting) is at <paramref name="folder"/>, by real path.</summary>

@@ -34,7 +34,20 @@ internal static class ReloadedModConfigs
             .Where(f => f.Contains('/') && Path.GetFileName(f).Equals(FileName, StringComparison.OrdinalIgnoreCase)) // one in the mods folder itself is no mod
             .Select(f => GamePaths.Full(top, f))
             .Order(StringComparer.OrdinalIgnoreCase);
-        return ReloadedJson.ReadEach(files, Read, "the mod", problems);
+        var realTop = GamePaths.RealPath(top);
+        return ReloadedJson.ReadEach(files.Where(file => LeadsOutOf(top, realTop, file, problems) is false), Read, "the mod", problems);
+    }
+
+    // A ModConfig.json, or the mod folder holding it, reached through a link that leads out of the Mods folder: skipped with one
+    // line, as --mod refuses a link out of a mod (downloaded mods carry links). The Mods folder itself may be a link: players
+    // keep it on another drive, so it is compared by its real path.
+    private static bool LeadsOutOf(string top, string realTop, string file, List<string> problems)
+    {
+        var real = GamePaths.RealPath(file);
+        if (real.StartsWith(realTop + Path.DirectorySeparatorChar, StringComparison.Ordinal))
+            return false;
+        problems.Add($"{file}: leads out of the Mods folder {top} (to {real}); the mod is skipped, as a link out of a mod folder is");
+        return true;
     }
 
     public static ReloadedMod Read(string file)

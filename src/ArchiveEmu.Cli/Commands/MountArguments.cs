@@ -29,7 +29,13 @@ internal sealed class MountArguments
     }
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
-    public static readonly string Usage = $"(--game DIR (--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) | --profile NAME [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
+    public static readonly string Usage = UsageOf("--game DIR ");
+
+    /// <summary>As <see cref="Usage"/> for run, whose game folder is the working folder unless --game names one.</summary>
+    public static readonly string RunUsage = UsageOf("[--game DIR] ");
+
+    private static string UsageOf(string game) =>
+        $"({game}(--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) | --profile NAME [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
         + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--cache-max-size N] [--language LANG] [--ignore-case | --case-sensitive] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
     public static Option<string> MergeOption() => CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",

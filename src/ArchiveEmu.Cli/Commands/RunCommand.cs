@@ -23,7 +23,7 @@ internal sealed class RunCommand : ICommand
         "When the mount cannot be made: stop (the default) starts nothing and exits 1; play starts the game unmodded", ["stop", "play"]);
 
     public string Name => "run";
-    public string Usage => $"archiveemu run {MountArguments.Usage} [--on-failure stop|play] -- COMMAND [ARGS…]";
+    public string Usage => $"archiveemu run {MountArguments.RunUsage} [--on-failure stop|play] -- COMMAND [ARGS…]";
 
     public Command Define(CliConsole console)
     {

@@ -33,7 +33,7 @@ internal static partial class FuseChecks
         {
             var error = Marshal.GetLastPInvokeError();
             return DoctorCheck.Failed(name, $"{machine.DevFuse} cannot be opened read-write by this user ({Marshal.GetPInvokeErrorMessage(error)})",
-                $"let this user use it (desktop distributions ship it as crw-rw-rw-: sudo chmod 0666 {machine.DevFuse}), or run as root");
+                Host.Fuse.DevFuseAccess.Fix(machine.DevFuse));
         }
         Core.Interop.LibC.Close(fd);
         return DoctorCheck.Passed(name, $"{machine.DevFuse} opens read-write");

@@ -61,7 +61,7 @@ public sealed class RunUsageErrorTests
         var lines = Lines(log);
         Assert.That(lines[0], Is.EqualTo($"archiveemu {Program.Version} run: run --relaoded -- touch {marker}"));
         Assert.That(lines[2], Is.EqualTo("archiveemu run: unknown option --relaoded; did you mean --reloaded?"));
-        Assert.That(lines[3], Does.StartWith("usage: archiveemu run "));
+        Assert.That(lines[3], Does.StartWith("usage: archiveemu run ([--game DIR] (--mod DIR"), "run takes the working folder: --game is not required");
         Assert.That(lines[4], Is.EqualTo($"archiveemu run: the game was not started (--on-failure stop); the log is {log}"));
         Assert.That(result.Error.Split('\n')[..3], Is.EqualTo(lines[2..5]), "stderr and the log hold the same lines");
         Assert.That(File.ReadAllLines(_user["notified"])[2..], Is.EqualTo(new[]
@@ -89,6 +89,19 @@ public sealed class RunUsageErrorTests
         var result = CliRun.Run("run", "--game", Game, play, "--", "sh", "-c", "exit 3");
         Assert.That(result.ExitCode, Is.EqualTo(3), result.ToString());
         Assert.That(Lines(TheLog())[2], Is.EqualTo("archiveemu run: missing --mod DIR (or --reloaded, or --reloaded-dir PATH)"));
+    }
+
+    [Test]
+    public void NoCommandAtAll_TheUsageErrorThenTheUsageThenWhereTheLogIs_OnStderr()
+    {
+        var result = CliRun.Run("run", "--game", Game, "--mod", CliRun.Fixture("mods/hd-textures"));
+        Assert.That(result.ExitCode, Is.EqualTo(2), result.ToString());
+        Assert.That(result.Out, Is.Empty);
+        var lines = result.Error.TrimEnd().Split('\n');
+        Assert.That(lines, Has.Length.EqualTo(3), result.ToString());
+        Assert.That(lines[0], Does.StartWith("archiveemu run: ").And.Contain("Required argument 'COMMAND' missing"));
+        Assert.That(lines[1], Does.StartWith("usage: archiveemu run ").And.Contain("--help'"));
+        Assert.That(lines[2], Is.EqualTo($"archiveemu run: nothing was started (no command after --); the log is {TheLog()}"));
     }
 
     [Test]

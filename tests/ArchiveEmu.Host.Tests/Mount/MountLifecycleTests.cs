@@ -209,6 +209,9 @@ public sealed class MountLifecycleTests
             var lines = host.Output.Trim().Split('\n').Where(l => !l.Contains(" INF ", StringComparison.Ordinal)).ToArray();
             Assert.That(lines, Has.Length.EqualTo(1), host.Output);
             Assert.That(lines[0], Does.Contain($"{_game.MountPoint}: fusermount3 could not mount here: ").And.Contain("/dev/fuse: Permission denied"), host.Output);
+            // and doctor's fix with it (issue 48: run under Steam gave the reason and no way out)
+            Assert.That(lines[0], Does.EndWith("; /dev/fuse: let this user use it (desktop distributions ship it as crw-rw-rw-: sudo chmod 0666 /dev/fuse), "
+                + "or run as root (archiveemu doctor checks it)"), host.Output);
             Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False);
         }
         finally

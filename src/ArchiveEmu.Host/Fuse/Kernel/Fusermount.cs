@@ -60,7 +60,11 @@ internal static unsafe class Fusermount
                 }
                 errors = stderr.Result.Trim();
                 if (process.ExitCode != 0)
-                    throw new IOException($"{mountPoint}: fusermount3 could not mount here: {(errors.Length > 0 ? errors.Split('\n')[^1] : $"exit code {process.ExitCode}")}");
+                {
+                    var why = errors.Length > 0 ? errors.Split('\n')[^1] : $"exit code {process.ExitCode}";
+                    throw new IOException($"{mountPoint}: fusermount3 could not mount here: {why}"
+                        + (DevFuseAccess.IsRefusal(why) ? $"; /dev/fuse: {DevFuseAccess.Fix()} (archiveemu doctor checks it)" : ""));
+                }
             }
             return ReceiveDescriptor(ours) is var fd and >= 0 ? fd
                 : throw new IOException($"{mountPoint}: fusermount3 mounted but passed back no /dev/fuse descriptor{(errors.Length > 0 ? $" ({errors})" : "")}");

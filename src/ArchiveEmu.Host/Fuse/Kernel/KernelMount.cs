@@ -93,7 +93,10 @@ internal sealed unsafe partial class KernelMount : IMountSession
         }
         _fd = Core.Interop.LibC.Open("/dev/fuse", LibC.O_RDWR | LibC.O_CLOEXEC);
         if (_fd < 0)
-            throw new IOException($"/dev/fuse: cannot open it ({Errno.Describe(Marshal.GetLastPInvokeError())})");
+        {
+            var why = Errno.Describe(Marshal.GetLastPInvokeError());
+            throw new IOException($"/dev/fuse: cannot open it ({why})" + (DevFuseAccess.IsRefusal($"/dev/fuse {why}") ? $"; {DevFuseAccess.Fix()}" : ""));
+        }
         // Options as libfuse would pass them for "-o ro,default_permissions,fsname=archiveemu,subtype=archiveemu".
         string data = $"fd={_fd},rootmode=40000,user_id={LibC.GetEuid()},group_id={LibC.GetEgid()},default_permissions"
                       + (_allowOther ? ",allow_other" : "");

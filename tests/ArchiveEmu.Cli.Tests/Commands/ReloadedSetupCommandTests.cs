@@ -167,11 +167,16 @@ public sealed class ReloadedSetupCommandTests
         _p.App("p5r.exe", FakeProtonPrefix.OnZ(Path.Combine(_p.Game, "P5R.exe")), "hd", "ui", "reloaded.universal.redirector");
         _p.Mod("redirector", "reloaded.universal.redirector", "Reloaded II: File Redirector", "3.0.0", dll: "Reloaded.Universal.Redirector.dll");
 
+        var without = CliRun.Run("build", "--game", _p.Game, "--reloaded-dir", _p.ConfigFolder, "--no-cache");
+        Assert.That(without.Out, Does.Not.Contain("a second time"), "Reloaded-II is not in the game: no warning (issue 48)");
+        var asi = Path.Combine(_p.Game, "Reloaded.Mod.Loader.Bootstrapper.asi");
+        File.WriteAllBytes(asi, [0]);
+
         var result = CliRun.Run("build", "--game", _p.Game, "--reloaded-dir", _p.ConfigFolder, "--no-cache");
 
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         Assert.That(result.Out.Split('\n'), Does.Contain("warning    Reloaded-II app p5r.exe also loads UI Fix, HD Textures with Reloaded II: File Redirector: "
-            + "if Reloaded-II is injected in the game (for code mods), it applies their files a second time over what ArchiveEmu serves "
+            + $"Reloaded-II is injected in this game ({asi}), so it applies their files a second time over what ArchiveEmu serves "
             + "(an SPD's new textures appended twice); disable them in Reloaded-II and give them with --mod, or start the game without Reloaded-II (docs/RELOADED-II.md)"));
     }
 

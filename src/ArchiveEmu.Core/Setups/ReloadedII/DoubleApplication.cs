@@ -40,11 +40,12 @@ internal static class DoubleApplication
             twice.Add(mod.Name);
             readers.UnionWith(readBy);
         }
-        if (twice.Count == 0)
+        // Only when Reloaded-II is really in the game: with --reloaded every mod taken is enabled in it, so a warning on a
+        // maybe said it on every command, to players who start the game without Reloaded-II (issue 48).
+        if (twice.Count == 0 || FindBootstrapper(gameFolder) is not { } injected)
             return null;
-        var injected = FindBootstrapper(gameFolder);
         return $"Reloaded-II app {setup.App.Id} also loads {string.Join(", ", twice)} with {string.Join(", ", readers)}: "
-            + (injected is null ? "if Reloaded-II is injected in the game (for code mods), " : $"Reloaded-II is injected in this game ({injected}), so ")
+            + $"Reloaded-II is injected in this game ({injected}), so "
             + "it applies their files a second time over what ArchiveEmu serves (an SPD's new textures appended twice); "
             + "disable them in Reloaded-II and give them with --mod, or start the game without Reloaded-II (docs/RELOADED-II.md)";
     }

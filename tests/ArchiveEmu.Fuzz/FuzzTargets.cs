@@ -15,8 +15,17 @@ public static class FuzzTargets
     /// <summary>Every format reader, by the format's name (FuzzSeeds' formats).</summary>
     public static IReadOnlyList<string> Formats => FuzzSeeds.Formats;
 
-    /// <summary>Every target: the formats, then CRILAYLA and @UTF on their own, then the merged cache's parsers.</summary>
-    public static IReadOnlyList<string> All { get; } = [.. FuzzSeeds.Formats, "crilayla", "utf", "cacheindex", "layout", "chunktable", "verified"];
+    /// <summary>Every target: the formats, then CRILAYLA and @UTF on their own, the merged cache's parsers, then Reloaded-II's
+    /// files and the CLI's profiles (issue 48).</summary>
+    public static IReadOnlyList<string> All { get; } =
+        [.. FuzzSeeds.Formats, "crilayla", "utf", "cacheindex", "layout", "chunktable", "verified", "modconfig", "reloadedsetup", "profile"];
+
+    /// <summary>
+    /// The assemblies fuzz.sh instruments for <paramref name="target"/>: the code under test, so afl++ sees its branches.
+    /// The profile reader lives in the CLI's assembly (archiveemu.dll), beside Core which it calls.
+    /// </summary>
+    public static IReadOnlyList<string> Instrumented(string target) =>
+        target == "profile" ? ["ArchiveEmu.Core.dll", "archiveemu.dll"] : ["ArchiveEmu.Core.dll"];
 
     /// <summary>The chunk table target's input starts with the entry fields it is checked against: i64 length, i32 chunk size, i64 stored length.</summary>
     public const int ChunkTableExtentBytes = CacheParsers.ExtentBytes;
@@ -35,6 +44,9 @@ public static class FuzzTargets
             case "layout": CacheParsers.Layout(bytes); break;
             case "chunktable": CacheParsers.Chunks(bytes); break;
             case "verified": CacheParsers.Verified(bytes, scratch); break;
+            case "modconfig": ReloadedReaders.ModConfig(bytes, scratch); break;
+            case "reloadedsetup": ReloadedReaders.Setup(bytes, scratch); break;
+            case "profile": ProfileReader.Run(bytes, scratch); break;
             default: Format(target, bytes, scratch); break;
         }
     }
@@ -45,6 +57,9 @@ public static class FuzzTargets
         "crilayla" => FuzzSeedsOfParts.Crilayla(),
         "utf" => FuzzSeedsOfParts.Utf(),
         "cacheindex" or "layout" or "chunktable" or "verified" => CacheParsers.Seeds(target, scratch),
+        "modconfig" => ReloadedReaders.ModConfigSeeds(),
+        "reloadedsetup" => ReloadedReaders.SetupSeeds(),
+        "profile" => ProfileReader.Seeds(),
         _ => FuzzSeeds.For(target),
     };
 

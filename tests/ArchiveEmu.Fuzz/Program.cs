@@ -2,9 +2,15 @@ using ArchiveEmu.Fuzz;
 
 // `ArchiveEmu.Fuzz <target>`: the target under afl-fuzz (SharpFuzz's in-process fork server; input on stdin or in @@).
 // `ArchiveEmu.Fuzz seeds <target> <folder>`: writes the target's seeds there. `ArchiveEmu.Fuzz targets`: lists the targets.
+// `ArchiveEmu.Fuzz instrument <target>`: the assemblies fuzz.sh instruments for it, one a line.
 if (args is ["targets"])
 {
     Console.WriteLine(string.Join('\n', FuzzTargets.All));
+    return 0;
+}
+if (args is ["instrument", var instrumentTarget] && FuzzTargets.All.Contains(instrumentTarget))
+{
+    Console.WriteLine(string.Join('\n', FuzzTargets.Instrumented(instrumentTarget)));
     return 0;
 }
 string scratch = Directory.CreateTempSubdirectory("archiveemu-fuzz-").FullName;

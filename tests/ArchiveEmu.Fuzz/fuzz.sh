@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of one target with afl++ and SharpFuzz (docs/RELIABILITY.md, "Coverage-guided fuzzing").
 #   tests/ArchiveEmu.Fuzz/fuzz.sh <target> [minutes]      (targets: `fuzz.sh list`)
-# Builds the fuzz program, instruments a copy of ArchiveEmu.Core.dll, starts afl-fuzz from the target's seeds and its
+# Builds the fuzz program, instruments a copy of ArchiveEmu.Core.dll (and the target's other assemblies), starts afl-fuzz from the target's seeds and its
 # committed corpus (tests/fuzz-corpus/<target>), then minimises what afl kept (afl-cmin; afl-tmin with TMIN=1) into
 # that corpus folder. Needs afl++ (Debian: apt-get install afl++); installs SharpFuzz.CommandLine into a tool folder of
 # its own. Crashes and hangs are left in the work folder it prints, and make it exit 1.
@@ -33,9 +33,12 @@ fi
 mkdir -p "$tools/../archiveemu-fuzz-work"
 work="$(mktemp -d "$(cd "$tools/../archiveemu-fuzz-work" && pwd)/$target.XXXXXX")"
 echo "fuzz.sh: $target for $minutes min in $work"
-# The instrumented copy: only ArchiveEmu.Core.dll is instrumented (the code under test), never the build in the repository.
+# The instrumented copy: only the code under test (ArchiveEmu.Core.dll; the profile target's archiveemu.dll too: `ArchiveEmu.Fuzz
+# instrument <target>`), never the build in the repository.
 cp -r "$build" "$work/bin"
-"$tools/sharpfuzz" "$work/bin/ArchiveEmu.Core.dll" >/dev/null
+while read -r assembly; do
+    "$tools/sharpfuzz" "$work/bin/$assembly" >/dev/null
+done < <(dotnet "$build/ArchiveEmu.Fuzz.dll" instrument "$target")
 
 # Seeds from the program (before instrumenting mattered not: it runs from the repository's build), plus the corpus so far.
 mkdir -p "$work/in"

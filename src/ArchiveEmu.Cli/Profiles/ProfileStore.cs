@@ -95,6 +95,8 @@ internal static class ProfileStore
                      .Append(("options.cache", p.Options.Cache)))
             if (path is not null && !Path.IsPathRooted(path))
                 return $"{field} is '{path}'; a profile holds absolute paths";
+            else if (path is not null && path.Contains('\0')) // no command line holds one; --profile threw ArgumentException on it (issue 48)
+                return $"{field} holds a NUL character (\\u0000); a profile holds paths as the command line gives them";
         if (!PolicyWords.MergePolicies.Contains(p.Options.Merge))
             return CliOptions.Takes("options.merge", PolicyWords.MergePolicies, p.Options.Merge);
         if (!PolicyWords.Compressions.Contains(p.Options.Compress))

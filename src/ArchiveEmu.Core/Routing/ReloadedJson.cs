@@ -52,13 +52,54 @@ internal static class ReloadedJson
         string text;
         using (var reader = new StreamReader(new MemoryStream(bytes), new UTF8Encoding(false, false), detectEncodingFromByteOrderMarks: true))
             text = reader.ReadToEnd();
+        JsonDocument doc;
         try
         {
-            return JsonDocument.Parse(text, Options);
+            doc = JsonDocument.Parse(text, Options);
         }
         catch (JsonException e)
         {
             throw new NotJson(file, e.Message.Split('\n')[0]);
+        }
+        // A lone surrogate escaped in a string ("\ud800") parses, then reading the string threw InvalidOperationException out of
+        // every reader (found by fuzzing, issue 48); Reloaded-II's deserializer refuses such a file, so it is no JSON here either.
+        if (LoneSurrogate(doc.RootElement) is { } reason)
+        {
+            doc.Dispose();
+            throw new NotJson(file, reason);
+        }
+        return doc;
+    }
+
+    // The first string or field name that is no valid UTF-16 (JsonDocument nests 64 deep at most: the recursion is bounded).
+    private static string? LoneSurrogate(JsonElement element)
+    {
+        try
+        {
+            switch (element.ValueKind)
+            {
+                case JsonValueKind.String:
+                    _ = element.GetString();
+                    break;
+                case JsonValueKind.Array:
+                    foreach (var item in element.EnumerateArray())
+                        if (LoneSurrogate(item) is { } inItem)
+                            return inItem;
+                    break;
+                case JsonValueKind.Object:
+                    foreach (var property in element.EnumerateObject())
+                    {
+                        _ = property.Name; // a field's name can hold one too
+                        if (LoneSurrogate(property.Value) is { } inValue)
+                            return $"{property.Name}: {inValue}";
+                    }
+                    break;
+            }
+            return null;
+        }
+        catch (InvalidOperationException e) // a string, or a field's name, with half a surrogate pair
+        {
+            return e.Message;
         }
     }
 

@@ -63,4 +63,23 @@ public sealed class FuzzCorpusRegressionTests
         using var scratch = new TempDirectory("fuzz-verified");
         Assert.That(() => FuzzTargets.Run("verified", Encoding.UTF8.GetBytes(json), scratch.Path), Throws.Nothing);
     }
+
+    // Issue 48, found by the seeded pass (ReloadedAndProfileFuzzTests): a lone surrogate escaped in a string or a field's name
+    // parsed, then reading it threw InvalidOperationException out of every Reloaded-II reader (ReadAll's too).
+    // reloadedsetup's input starts with a byte picking the file: 0 AppConfig.json, 1 ReloadedII.json, 2 ModConfig.json.
+    [TestCase("modconfig", null, """{"ModId": "\ud800"}""")]
+    [TestCase("modconfig", null, """{"ModId": "a", "ModDependencies": ["\udc00\ud800"]}""")]
+    [TestCase("modconfig", null, """{"\ud800": 1}""")]
+    [TestCase("reloadedsetup", 0, """{"AppId": "game.exe", "AppLocation": "\ud800"}""")]
+    [TestCase("reloadedsetup", 1, """{"ApplicationConfigDirectory": "\udc00"}""")]
+    [TestCase("reloadedsetup", 2, """{"ModId": "fuzz.mod", "ModDll": "\ud800"}""")]
+    // A NUL in an app's AppLocation reached Path.GetFullPath (ArgumentException), and in a profile's path --profile's checks.
+    [TestCase("reloadedsetup", 0, """{"AppId": "game.exe", "AppLocation": "/game\u0000/Game.exe"}""")]
+    [TestCase("profile", null, """{"game": "/g\u0000", "mods": ["/m"], "reloaded": false, "reloadedDir": null, "options": {"merge": "auto", "compress": "none", "ignoreCase": false, "language": null, "cache": null}}""")]
+    public void AReloadedFileOrProfileWithALoneSurrogateOrANul_IsRefusedOrReadNeverThrown(string target, int? file, string json)
+    {
+        using var scratch = new TempDirectory("fuzz-" + target);
+        byte[] bytes = file is { } chosen ? [(byte)chosen, .. Encoding.UTF8.GetBytes(json)] : Encoding.UTF8.GetBytes(json);
+        Assert.That(() => FuzzTargets.Run(target, bytes, scratch.Path), Throws.Nothing);
+    }
 }

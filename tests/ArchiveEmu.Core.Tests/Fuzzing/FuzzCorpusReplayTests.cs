@@ -36,10 +36,10 @@ public sealed class FuzzCorpusReplayTests
     }
 
     [Test]
-    public void TheTargets_AreEveryFormatThenCrilaylaUtfAndTheCacheParsers() =>
+    public void TheTargets_AreEveryFormatThenCrilaylaUtfTheCacheParsersAndTheReloadedAndProfileReaders() =>
         Assert.That(FuzzTargets.All, Is.EqualTo(new[]
         {
             "acb", "afs", "awb", "cpk", "img", "pak", "spd", "spr", "tar", "txd", "zip",
-            "crilayla", "utf", "cacheindex", "layout", "chunktable", "verified",
+            "crilayla", "utf", "cacheindex", "layout", "chunktable", "verified", "modconfig", "reloadedsetup", "profile",
         }));
 }

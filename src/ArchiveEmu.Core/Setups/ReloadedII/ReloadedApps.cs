@@ -51,7 +51,7 @@ internal static class ReloadedApps
 
     private static string? Map(string location, string config, string? prefix)
     {
-        if (location.Length == 0)
+        if (location.Length == 0 || location.Contains('\0')) // no program has a NUL in its path: it threw ArgumentException (issue 48)
             return null;
         if (location.StartsWith('/'))
             return location;

@@ -34,7 +34,7 @@ internal static class ProfileReader
     public static void Run(byte[] bytes, string scratch)
     {
         var path = Path.Combine(scratch, "fuzz.json");
-        File.WriteAllBytes(path, bytes);
+        ScratchFile.Write(path, bytes);
         Profile profile;
         try
         {

@@ -63,7 +63,7 @@ internal static class ReloadedReaders
         var folder = Path.Combine(mods, "fuzz");
         Directory.CreateDirectory(folder);
         var file = Path.Combine(folder, ReloadedModConfigs.FileName);
-        File.WriteAllBytes(file, bytes);
+        ScratchFile.Write(file, bytes);
 
         ReloadedMod? mod = null;
         try
@@ -147,6 +147,6 @@ internal static class ReloadedReaders
     private static void Write(string path, byte[] bytes)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        File.WriteAllBytes(path, bytes);
+        ScratchFile.Write(path, bytes);
     }
 }

@@ -33,8 +33,11 @@ internal static class ModFolders
                 continue;
             var inside = Directory.EnumerateDirectories(mod).SelectMany(d => Directory.EnumerateDirectories(d).Prepend(d))
                 .Where(HasConfig).Order(StringComparer.Ordinal).ToList();
+            if (inside.Count == 1) // a downloaded mod extracted into a folder of its own: the way out is that one folder
+                return $"--mod {mod} holds one Reloaded-II mod, in {Path.GetRelativePath(mod, inside[0])}, not at its top; "
+                    + $"give that folder: --mod {inside[0]}";
             if (inside.Count > 0)
-                return $"--mod {mod} holds {(inside.Count == 1 ? "a Reloaded-II mod" : $"{inside.Count} Reloaded-II mods")} in subfolders "
+                return $"--mod {mod} holds {inside.Count} Reloaded-II mods in subfolders "
                     + $"({string.Join(", ", inside.Take(3).Select(d => Path.GetRelativePath(mod, d)))}{(inside.Count > 3 ? ", …" : "")}), not one mod; "
                     + "use --reloaded or --reloaded-dir PATH for a Reloaded-II setup, or one --mod per mod folder";
         }

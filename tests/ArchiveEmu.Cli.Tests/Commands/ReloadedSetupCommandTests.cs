@@ -146,14 +146,16 @@ public sealed class ReloadedSetupCommandTests
         Assert.That(error.ToString(), Does.Contain($"archiveemu: mod 1      UI Fix 1.0.3  {_ui}\n"));
     }
 
-    [TestCase("--mod MODS", "--mod MODS holds 3 Reloaded-II mods in subfolders (framework, hd-textures, ui-fix), not one mod; "
+    [TestCase("--mod MODS", "--mod MODS holds 3 Reloaded-II mods in subfolders (framework, grouped/ui-fix, hd-textures), not one mod; "
         + "use --reloaded or --reloaded-dir PATH for a Reloaded-II setup, or one --mod per mod folder")]
+    [TestCase("--mod MODS/grouped", "--mod MODS/grouped holds one Reloaded-II mod, in ui-fix, not at its top; give that folder: --mod MODS/grouped/ui-fix")]
     [TestCase("--reloaded --reloaded-dir MODS", "--reloaded and --reloaded-dir contradict each other; give one")]
     [TestCase("", "missing --mod DIR (or --reloaded, or --reloaded-dir PATH)")]
     public void Build_ModsGivenWrongly_IsAUsageErrorInOneLine(string options, string line)
     {
+        Directory.Move(_ui, Directory.CreateDirectory(Path.Combine(_p.Mods, "grouped")).FullName + "/ui-fix"); // one mod in a folder of its own
         var args = new List<string> { "build", "--game", _p.Game };
-        args.AddRange(options.Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(a => a == "MODS" ? _p.Mods : a));
+        args.AddRange(options.Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(a => a.Replace("MODS", _p.Mods)));
 
         var result = CliRun.Run([.. args]);
 

@@ -70,7 +70,9 @@ internal sealed partial class ModRouter
                     notApplied.Add(new NotApplied(_modName, name, files, "part of a code mod (ModConfig.json names its DLL), which runs only inside the game"));
                 else
                 {
-                    string closest = ReloadedModLayout.Closest(name);
+                    // A CPK/ at the root is Persona Essentials' layout missing its folder (its CPK/<archive>/ lives in
+                    // P5REssentials/): an edit distance would name whichever short folder is nearest ("ryo/").
+                    string closest = name.Equals("CPK", StringComparison.OrdinalIgnoreCase) ? "P5REssentials/CPK" : ReloadedModLayout.Closest(name);
                     Warnings.Add($"mod folder {path}: {name}/ is no layout folder ArchiveEmu knows (the closest is {closest}/); its {files.Length} file(s) are not applied");
                     notApplied.Add(new NotApplied(_modName, name, files, $"{name}/ is no layout folder ArchiveEmu knows (the closest is {closest}/)"));
                 }

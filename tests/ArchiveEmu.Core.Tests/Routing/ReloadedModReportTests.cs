@@ -101,6 +101,18 @@ public sealed class ReloadedModReportTests
             "a code mod: its DLL runs only inside the game under Reloaded-II")));
     }
 
+    [TestCase("CPK")]
+    [TestCase("cpk")]
+    public void APersonaEssentialsCpkFolderAtTheModsRoot_PointsToP5REssentials(string folder)
+    {
+        // Issue 48: the edit distance named "ryo/" for CPK/EN.CPK/… at the root; Essentials reads it in P5REssentials/CPK/.
+        _dir.Write("mod/ModConfig.json", Encoding.UTF8.GetBytes("""{ "ModId": "p5r.font" }"""));
+        _dir.Write($"mod/{folder}/EN.CPK/FONT/FONT0.FNT", [3]);
+
+        var line = new ModRouter(_dir["game"], [_dir["mod"]]).Resolve().NotApplied.Single(n => n.Folder == folder);
+        Assert.That(line.Reason, Is.EqualTo($"{folder}/ is no layout folder ArchiveEmu knows (the closest is P5REssentials/CPK/)"));
+    }
+
     [TestCase("RedXrXctXr", true)] // 3 letters from Redirector's 10: a third, still a misspelling
     [TestCase("RedXrXXtXr", false)] // 4
     public void InACodeMod_AFolderWithinAThirdOfItsLettersOfALayout_IsAMisspelling_ElseTheCodesOwn(string folder, bool misspelled)

@@ -94,7 +94,8 @@ internal sealed class GameArguments
             chosen?.Invoke(choice);
             var (gameFolder, mods) = choice;
             var profile = choice.Profile;
-            var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache) ?? profile?.Options.Cache, warn); // its warnings (a full disk) in build --json too
+            var cache = parse.GetValue(NoCache) ? null : OpenCache(parse.GetValue(Cache) ?? profile?.Options.Cache, warn, // its warnings (a full disk) in build --json too
+                waiting: message => console.Error.WriteLine($"archiveemu: warning: {message}")); // a wait for another writer: at once
             var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
             {
                 Language = GameLanguage.Choose(parse.GetValue(Language) ?? profile?.Options.Language, "--language", gameFolder, warn),
@@ -195,8 +196,8 @@ internal sealed class GameArguments
         OpenCache(folder, message => console.Error.WriteLine($"archiveemu: warning: {message}"));
 
     /// <summary>The cache at <paramref name="folder"/> (the default folder when null), its warnings (damage, a full disk) to <paramref name="warn"/>.</summary>
-    public static MergedFileCache OpenCache(string? folder, Action<string> warn) =>
-        new(folder ?? MergedFileCache.DefaultFolder(), new CacheOptions(Warn: warn));
+    public static MergedFileCache OpenCache(string? folder, Action<string> warn, Action<string>? waiting = null) =>
+        new(folder ?? MergedFileCache.DefaultFolder(), new CacheOptions(Warn: warn, Waiting: waiting));
 }
 
 /// <summary>What a game command serves: the game folder and the mod folders, lowest priority first.</summary>

@@ -36,7 +36,7 @@ internal sealed partial class MergedFileCache
         {
             try
             {
-                using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
+                using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, WaitNotice);
                 if (damaged.Count > 0)
                 {
                     var index = ReadIndex();
@@ -93,7 +93,7 @@ internal sealed partial class MergedFileCache
     {
         if (!Directory.Exists(Folder))
             return new CollectResult(0, 0, 0, 0);
-        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
+        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, WaitNotice);
         var index = ReadIndex();
         var cutoff = DateTime.UtcNow - maxAge;
         var whole = new List<(MergedExtent, FileIdentity)>();
@@ -208,7 +208,7 @@ internal sealed partial class MergedFileCache
     {
         if (!Directory.Exists(Folder))
             return;
-        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
+        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, WaitNotice);
         Commit(CacheIndex.Empty);
         File.Delete(VerifiedPath);
         foreach (var p in _packs.Names())

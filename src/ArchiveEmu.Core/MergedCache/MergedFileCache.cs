@@ -13,7 +13,10 @@ public enum ChunkCompression { None, Lz4 }
 /// <param name="LockTimeout">How long a writer waits for another writer to finish (said through <paramref name="Warn"/> when a wait starts).</param>
 /// <param name="Warn">Where warnings go (a damaged index or pack, a wait for another writer); nothing is thrown for them.</param>
 /// <param name="RecordsLiveUse">Whether this process's uses are recorded as live (<see cref="LiveUse"/>: a mount), so a size-capped gc keeps them.</param>
-internal sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null, bool RecordsLiveUse = false)
+/// <param name="Waiting">Where a wait for another writer is said, at once (a person is waiting); <paramref name="Warn"/> when null.
+/// Apart because a command may collect its warnings for a report at its end (build), while a wait must be said as it starts.</param>
+internal sealed record CacheOptions(int ChunkSize = 64 * 1024, TimeSpan? LockTimeout = null, Action<string>? Warn = null, bool RecordsLiveUse = false,
+    Action<string>? Waiting = null)
 {
     public TimeSpan WriterWait => LockTimeout ?? TimeSpan.FromMinutes(2);
 }
@@ -65,6 +68,9 @@ internal sealed partial class MergedFileCache
     private string IndexPath => Path.Combine(Folder, "index.bin");
 
     internal void Warn(string message) => _options.Warn?.Invoke(message);
+
+    /// <summary>Says a wait for another writer as it starts (<see cref="CacheOptions.Waiting"/>).</summary>
+    internal void WaitNotice(string message) => (_options.Waiting ?? _options.Warn)?.Invoke(message);
 
     private int _fullReported;
 
@@ -213,7 +219,7 @@ internal sealed partial class MergedFileCache
         Action<long, long>? progress = null)
     {
         PrivateFiles.CreateFolder(Folder);
-        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, Warn);
+        using var writer = CacheWriterLock.Acquire(Folder, _options.WriterWait, WaitNotice);
         var index = ReadIndex();
         if (index.Find(key.Hash) is { } existing && (existing.Merged is not null || !merge))
         {

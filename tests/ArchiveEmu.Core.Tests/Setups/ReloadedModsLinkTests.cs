@@ -21,7 +21,7 @@ public sealed class ReloadedModsLinkTests
     }
 
     [TearDown]
-    public void Delete() => _dir.Dispose();
+    public void Delete() => _dir?.Dispose(); // null when SetUp skipped (no symlinks: Windows, Wine)
 
     private string Mod(string folder, string id) =>
         _dir.Write($"{folder}/ModConfig.json", System.Text.Encoding.UTF8.GetBytes($"{{\"ModId\":\"{id}\",\"ModName\":\"{id}\"}}"));

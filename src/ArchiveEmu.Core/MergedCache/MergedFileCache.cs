@@ -72,21 +72,6 @@ internal sealed partial class MergedFileCache
     /// <summary>Says a wait for another writer as it starts (<see cref="CacheOptions.Waiting"/>).</summary>
     internal void WaitNotice(string message) => (_options.Waiting ?? _options.Warn)?.Invoke(message);
 
-    private int _fullReported;
-
-    /// <summary>
-    /// Says once per cache (not once per archive: a build of 300 archives on a full disk is one line) that its file system
-    /// is full, naming it and the first archive that could not be stored; the archives are served by emulation.
-    /// </summary>
-    internal void WarnFull(string route)
-    {
-        if (Interlocked.Exchange(ref _fullReported, 1) != 0)
-            return;
-        var free = DiskUse().Free is { } bytes ? $", {Units.Bytes(bytes)} free" : "";
-        Warn($"{Folder}: the cache's file system ({StorageKind.Of(Folder).Device}{free}) is full; {route} and any other archive "
-            + "that could not be stored are served by emulation, which is slower to start but the same bytes (free space there, or give another folder with --cache DIR)");
-    }
-
     /// <summary>The index as committed now. Missing is empty; damaged is empty with a warning (the next write replaces it).</summary>
     internal CacheIndex ReadIndex()
     {

@@ -14,6 +14,7 @@ internal sealed record MountServer(int Pid, string Command, DateTime Since)
     /// <summary>The process serving <paramref name="folder"/> (a full path), or null when none this user can see does.</summary>
     public static MountServer? Find(string folder)
     {
+        string? realFolder = null; // resolved once, and only when a process with /dev/fuse open names something
         foreach (var dir in SafeList(() => Directory.GetDirectories("/proc")))
         {
             if (!int.TryParse(Path.GetFileName(dir), NumberStyles.None, CultureInfo.InvariantCulture, out int pid) || pid == Environment.ProcessId)
@@ -24,20 +25,20 @@ internal sealed record MountServer(int Pid, string Command, DateTime Since)
                 continue;
             var args = SafeList(() => File.ReadAllText(Path.Combine(dir, "cmdline")).Split('\0', StringSplitOptions.RemoveEmptyEntries));
             var cwd = Link(Path.Combine(dir, "cwd"));
-            if (links.Contains(folder) || args.Any(a => Names(a, folder, cwd)))
+            if (links.Contains(folder) || args.Any(a => Names(a, folder, realFolder ??= MountPointState.RealPath(folder), cwd)))
                 return new MountServer(pid, Shorten(string.Join(' ', args)), Started(dir));
         }
         return null;
     }
 
     /// <summary>Whether a command-line argument names the folder: as a path (relative to the process's folder) or as a setting's value (<c>--ArchiveEmu:Game=/…</c>).</summary>
-    private static bool Names(string arg, string folder, string? cwd)
+    private static bool Names(string arg, string folder, string realFolder, string? cwd)
     {
         var value = arg.StartsWith("--", StringComparison.Ordinal) && arg.IndexOf('=') is > 0 and var eq ? arg[(eq + 1)..] : arg;
         if (value.Length == 0 || value.StartsWith('-') || (cwd is null && !Path.IsPathRooted(value)))
             return false;
         var named = Path.TrimEndingDirectorySeparator(Path.GetFullPath(value, cwd ?? "/"));
-        return named == folder || MountPointState.RealPath(named) == MountPointState.RealPath(folder); // a run started through ~/.steam/steam, a link
+        return named == folder || MountPointState.RealPath(named) == realFolder; // a run started through ~/.steam/steam, a link
     }
 
     /// <summary>When the process started: its start in clock ticks after boot (/proc/PID/stat field 22) plus the boot time (/proc/stat btime).</summary>

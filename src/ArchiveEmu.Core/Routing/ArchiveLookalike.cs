@@ -6,7 +6,8 @@ namespace ArchiveEmu.Core.Routing;
 /// A mod folder that looks meant for an archive but matches no game path (docs/DESIGN.md, "Letter case"): its files
 /// become new files nobody reads, so the plan warns, naming the closest game path. It looks meant for an archive when
 /// its name ends in an extension a format registers (<see cref="IArchiveFormat.Extensions"/>), or when it holds files
-/// and nothing else, all index-named (<c>3.dds</c>, <c>12_foo.adx</c>).
+/// and nothing else, all index-named (<c>3.dds</c>, <c>12_foo.adx</c>), or when its name is a mistyped archive's beside it
+/// (<see cref="MistypesAnArchive"/>).
 /// </summary>
 internal sealed class ArchiveLookalike(string gameRoot)
 {
@@ -18,6 +19,30 @@ internal sealed class ArchiveLookalike(string gameRoot)
     public static bool LooksLikeArchive(string name, IReadOnlyList<(string Path, bool IsFolder)> entries) =>
         ArchiveExtensions.Contains(Path.GetExtension(name))
         || (entries.Count > 0 && entries.All(e => !e.IsFolder && EntryFileName.IsIndexName(Path.GetFileName(e.Path))));
+
+    /// <summary>
+    /// Whether <paramref name="relative"/>, a mod folder the game lacks in a game folder it has, is a few letters from an
+    /// archive in that folder (<c>CPK/EN.CKP</c> beside <c>CPK/EN.CPK</c>): at most a third of the name's letters apart (at
+    /// least one), as <see cref="ReloadedModLayout"/> judges a misspelled layout folder. Only the game folder itself is
+    /// listed, once per call: a mod's new folders must not cost a walk of the whole game.
+    /// </summary>
+    public bool MistypesAnArchive(string relative)
+    {
+        int slash = relative.LastIndexOf('/');
+        string name = relative[(slash + 1)..];
+        var folder = GamePaths.Full(gameRoot, slash < 0 ? "" : relative[..slash]);
+        if (!Directory.Exists(folder))
+            return false; // a container file's slices are listed by routes, not here
+        try
+        {
+            return Directory.EnumerateFiles(folder).Select(f => Path.GetFileName(f)).Any(file => ArchiveExtensions.Contains(Path.GetExtension(file))
+                && EditDistance.IgnoringCase(file, name) <= Math.Max(1, name.Length / 3));
+        }
+        catch (Exception e) when (e is UnauthorizedAccessException or IOException)
+        {
+            return false; // an unlistable folder: the route walk says so where it matters
+        }
+    }
 
     /// <summary>The warning for <paramref name="modFolder"/>, at <paramref name="relative"/> in the game's terms.</summary>
     public string Warn(string modFolder, string relative) =>

@@ -158,7 +158,12 @@ internal sealed partial class ModRouter
             foreach (var (path, isFolder) in entries)
             {
                 var (childRelative, childInGame) = _spelling.Child(relative, inGame, Path.GetFileName(path), path);
-                if (isFolder)
+                if (isFolder && inGame && !childInGame && !warned && _lookalike.MistypesAnArchive(childRelative))
+                {
+                    Warnings.Add(_lookalike.Warn(path, childRelative));
+                    ChildFolder(path, childRelative, childInGame, warned: true);
+                }
+                else if (isFolder)
                     ChildFolder(path, childRelative, childInGame, warned);
                 else
                     WholeFile(path, childRelative);

@@ -66,4 +66,20 @@ public sealed class ModFolderMistakeTests
         Assert.That(warnings.Skip(1).Single(), Does.StartWith($"mod folder {_dir["mods/a/data/voice.afs"]} looks like an archive's entries")
             .And.EndWith("closest game path: data/voice.afs"));
     }
+
+    [Test]
+    public void Build_AMistypedArchiveNameFollowedByAFolder_IsWarnedAbout_NamingTheArchive()
+    {
+        // Issue 48: CPK/EN.CKP/… in a plain mod is no archive's entries by its extension, yet surely meant for CPK/EN.CPK.
+        string game = ArchiveEmu.TestSupport.Persona.PersonaSample.Game;
+        _dir.Write("mods/typo/CPK/EN.CKP/FONT/FONT0.FNT", TestData.Random(12, 300));
+        var json = CliRun.Run("build", "--game", game, "--mod", _dir["mods/typo"], "--no-cache", "--json");
+        Assert.That(json.ExitCode, Is.Zero, json.ToString());
+        using var doc = JsonDocument.Parse(json.Out);
+        Assert.That(doc.RootElement.GetProperty("warnings").EnumerateArray().Select(w => w.GetString()), Is.EqualTo(new[]
+        {
+            $"mod folder {_dir["mods/typo/CPK/EN.CKP"]} looks like an archive's entries, but the game has no file at CPK/EN.CKP "
+                + "(letter case aside), so its files are added as new files; closest game path: CPK/EN.CPK",
+        }));
+    }
 }

@@ -45,4 +45,19 @@ public sealed class ArchiveLookalikeTests
         _dir.Write("game/readme.txt", [1]);
         Assert.That(new ArchiveLookalike(_dir["game"]).Warn("m/data/z.afs", "data/z.afs"), Does.EndWith("; the game has no archive like it"));
     }
+
+    [Test]
+    public void AFolderAFewLettersFromAnArchiveBesideIt_MistypesIt()
+    {
+        _dir.Write("game/CPK/EN.CPK", [1]);
+        _dir.Write("game/CPK/readme.txt", [1]);
+        var lookalike = new ArchiveLookalike(_dir["game"]);
+
+        Assert.That(lookalike.MistypesAnArchive("CPK/EN.CKP"), Is.True, "two letters swapped");
+        Assert.That(lookalike.MistypesAnArchive("CPK/en.cpk2"), Is.True, "one letter more, letter case aside");
+        Assert.That(lookalike.MistypesAnArchive("CPK/EN"), Is.False, "four letters away: a new folder of its own");
+        Assert.That(lookalike.MistypesAnArchive("CPK/readme.tx"), Is.False, "close to a file that is no archive");
+        Assert.That(lookalike.MistypesAnArchive("DATA/EN.CKP"), Is.False, "the game has no such folder");
+        Assert.That(lookalike.Warn("m/CPK/EN.CKP", "CPK/EN.CKP"), Does.EndWith("; closest game path: CPK/EN.CPK"));
+    }
 }

@@ -22,7 +22,11 @@ internal static class ArchivePaths
         var route = game.Plan.FindArchive(target);
         var inner = route is null ? InnerRoute(game.Plan.Archives, target) : null;
         if (inner is not null)
+        {
+            foreach (var warning in game.Warn is null ? [] : CaseTwinWarning.Of(inner)) // as the outer archive's serving says them
+                game.Warn!(warning);
             return (inner.Build(), inner);
+        }
         if (route is null && untouched is not null && SplitAtEntry(game, target) is var (outer, rest))
             return (untouched.OpenArchive(Open(game, outer, built).Archive, outer, rest), null);
         return (built && route is not null ? game.Build(route) : game.OpenArchive(target), route);

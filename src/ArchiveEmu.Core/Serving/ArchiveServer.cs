@@ -118,6 +118,7 @@ internal sealed class ArchiveServer
         {
             File = file,
             Archive = request.KeepArchive && layout != LayoutOrigin.Kept ? archive : null,
+            Warnings = summary is null ? [] : ServedArchive.WarningsOf(route, summary),
         };
     }
 

@@ -56,7 +56,7 @@ internal sealed class EmulatedGame
     internal CompressionDecision? CompressionIfDecided => _compression.IsValueCreated ? _compression.Value : null;
 
     /// <summary>
-    /// Gets each <see cref="ServedArchive.Warning"/> of what this game serves; <see cref="OpenFile"/> and <see cref="OpenArchive"/>
+    /// Gets each of <see cref="ServedArchive.Warnings"/> of what this game serves; <see cref="OpenFile"/> and <see cref="OpenArchive"/>
     /// then describe the archives they serve (a stored layout read even for a merged copy) to find them. Null: not looked for.
     /// </summary>
     public Action<string>? Warn => Setup.Warn;
@@ -71,8 +71,11 @@ internal sealed class EmulatedGame
     internal ServedArchive Serve(ArchiveRoute route, ServeRequest request)
     {
         var served = Server.Serve(route, request);
-        if (Warn is not null && served.Warning is { } warning)
-            Warn(warning);
+        if (Warn is not null)
+        {
+            foreach (var warning in served.Warnings)
+                Warn(warning);
+        }
         return served;
     }
 

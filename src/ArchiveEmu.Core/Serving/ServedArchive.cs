@@ -73,6 +73,13 @@ internal sealed record ServedArchive(ArchiveRoute Route, ServedAs How, string Re
     /// <summary>The emulated archive, when <see cref="ServeRequest.KeepArchive"/> asked for it.</summary>
     public EmulatedArchive? Archive { get; init; }
 
-    /// <summary>What the mods made of the archive that looks like a mistake (<see cref="FarIndexWarning"/>), when <see cref="Summary"/> is filled; else null.</summary>
-    public string? Warning => Summary is null ? null : FarIndexWarning.Of(Route, Summary);
+    /// <summary>
+    /// What the mods made of the archive that looks like a mistake (<see cref="FarIndexWarning"/>, <see cref="CaseTwinWarning"/>),
+    /// when <see cref="ServeRequest.Describe"/> asked; else none.
+    /// </summary>
+    public IReadOnlyList<string> Warnings { get; init; } = [];
+
+    /// <summary>The <see cref="Warnings"/> of <paramref name="route"/> served as <paramref name="summary"/> describes it.</summary>
+    public static IReadOnlyList<string> WarningsOf(ArchiveRoute route, ArchiveSummary summary) =>
+        FarIndexWarning.Of(route, summary) is { } farIndex ? [farIndex, .. CaseTwinWarning.Of(route)] : [.. CaseTwinWarning.Of(route)];
 }

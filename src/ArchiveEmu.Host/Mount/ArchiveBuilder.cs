@@ -29,7 +29,7 @@ internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresho
         logger.LogInformation("built {Archive}: {Strategy}, {Entries} entries, {Size}, {Ms:0.0} ms",
             route.RelativePath, served.Reason, served.Summary!.Entries, Units.Bytes(served.File!.Length),
             (served.BuildTime + served.StoreTime).TotalMilliseconds);
-        if (served.Warning is { } warning)
+        foreach (var warning in served.Warnings)
             logger.LogWarning("{Warning}", warning); // once per version: a slot builds once, and a reload keeps a build whose inputs did not change
         return new ServedFile(served.File, route.GamePath, modified, counters, PassthroughOf(served, game, route));
     }

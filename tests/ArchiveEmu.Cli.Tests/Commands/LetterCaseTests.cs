@@ -21,7 +21,7 @@ public sealed class LetterCaseTests
     }
 
     [TearDown]
-    public void DeleteGame() => _dir.Dispose();
+    public void DeleteGame() => _dir?.Dispose();
 
     [Test]
     public void Build_WindowsMadeModInAnotherCase_IsAppliedUnderTheGamesSpelling_AndCatServesTheModsBytes()
@@ -92,5 +92,26 @@ public sealed class LetterCaseTests
         var ls = CliRun.Run("ls", "--game", _dir["game"], "--mod", _dir["mod"], "--no-cache", "data/textures.afs");
         Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
         Assert.That(ls.Error, Does.Contain($"archiveemu: warning: {start}"));
+    }
+
+    [Test]
+    public void Build_AnEntryInAnotherCaseInsideAPak_IsAFourthEntry_WarnedAboutOnce_FromTheCacheToo()
+    {
+        // Issue 48: PAK names compare with letter case (as Atlus's readers do), so F007.BMD beside f007.bmd replaces nothing.
+        _dir.Write("mod/CPK/EN.CPK/FIELD/PACK/FD007_003.ARC/F007.BMD", TestData.Random(8, 300));
+        string[] args = ["--game", ArchiveEmu.TestSupport.Persona.PersonaSample.Game, "--mod", _dir["mod"]];
+        const string warning = "CPK/EN.CPK/FIELD/PACK/FD007_003.ARC: entry F007.BMD (from mod) is added as a new entry beside f007.bmd: "
+            + "PAK compares entry names with letter case, so it replaces nothing; spell it f007.bmd to replace that entry";
+        foreach (var pass in new[] { "built", "from the cache" })
+        {
+            var build = CliRun.Run(["build", .. args, "--cache", _dir["cache"], "--merge", "always", "--json"]);
+            Assert.That(build.ExitCode, Is.Zero, build.ToString());
+            using var doc = JsonDocument.Parse(build.Out);
+            Assert.That(doc.RootElement.GetProperty("warnings").EnumerateArray().Select(w => w.GetString()), Is.EqualTo(new[] { warning }), pass);
+        }
+        var ls = CliRun.Run(["ls", .. args, "--no-cache", "CPK/EN.CPK/FIELD/PACK/FD007_003.ARC"]);
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        Assert.That(ls.Error, Is.EqualTo($"archiveemu: warning: {warning}\n"));
+        Assert.That(ls.Out, Does.Contain("4 entries").And.Contain("  added     mod  "));
     }
 }

@@ -28,8 +28,8 @@ public sealed class FarIndexWarningTests
     public void Of_MoreThan1024EmptySlots_NamesTheEntryAndTheGap()
     {
         _dir.Write("mods/m/data/voice.afs/2000.bin", TestData.Random(9, 16));
-        Assert.That(Describe(Game()).Warning,
-            Is.EqualTo("data/voice.afs: entry 2000 (from m) adds 1992 empty slots after the 8 entries of the original; a typo in the index?"));
+        Assert.That(Describe(Game()).Warnings,
+            Is.EqualTo(new[] { "data/voice.afs: entry 2000 (from m) adds 1992 empty slots after the 8 entries of the original; a typo in the index?" }));
     }
 
     [Test]
@@ -38,8 +38,8 @@ public sealed class FarIndexWarningTests
         _dir.Write("mods/m/data/voice.afs/20.bin", TestData.Random(9, 1 << 20));
         var served = Describe(Game());
         Assert.That(served.Summary!.Size, Is.GreaterThan(10 * served.Summary.OriginalSize));
-        Assert.That(served.Warning, Is.EqualTo($"data/voice.afs: entry 20 (from m) adds 12 empty slots after the 8 entries of the original, "
-            + $"{served.Summary.OriginalSize} -> {served.Summary.Size} bytes; a typo in the index?"));
+        Assert.That(served.Warnings, Is.EqualTo(new[] { $"data/voice.afs: entry 20 (from m) adds 12 empty slots after the 8 entries of the original, "
+            + $"{served.Summary.OriginalSize} -> {served.Summary.Size} bytes; a typo in the index?" }));
     }
 
     [TestCase("8.bin")] // the next entry: no gap
@@ -50,7 +50,7 @@ public sealed class FarIndexWarningTests
         _dir.Write($"mods/m/data/voice.afs/{entry}", TestData.Random(9, 16));
         var served = Describe(Game());
         Assert.That(served.Summary, Is.Not.Null);
-        Assert.That(served.Warning, Is.Null);
+        Assert.That(served.Warnings, Is.Empty);
     }
 
     [Test]

@@ -40,6 +40,22 @@ internal static partial class CappedLines
         }
     }
 
+    /// <summary>
+    /// Writes <paramref name="warnings"/> and then <paramref name="notes"/> (what was read, such as Reloaded-II's mods) to
+    /// <paramref name="error"/> as archiveemu's lines, each kind cut to <see cref="PerKind"/>. Under <c>run</c> (a
+    /// <see cref="LoggedWriter"/>) the lines left out still reach the log; elsewhere <c>build --json</c> lists them all.
+    /// </summary>
+    public static void WriteTo(TextWriter error, IEnumerable<string> warnings, IEnumerable<string>? notes = null)
+    {
+        var logged = error as LoggedWriter;
+        string allAt = logged is null ? "build --json lists them all" : "all in the log";
+        foreach (var (lines, prefix) in new[] { (warnings, "archiveemu: warning: "), (notes ?? [], "archiveemu: ") })
+        {
+            foreach (var line in Of(lines, allAt, logged is null ? null : left => logged.LogOnly(prefix + left)))
+                error.WriteLine(prefix + line);
+        }
+    }
+
     private static string Kind(string line) => Varying().Replace(line, "*");
 
     private static string Shortened(string line) => line.Length <= 100 ? line : line[..99] + "…";

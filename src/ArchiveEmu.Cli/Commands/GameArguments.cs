@@ -111,8 +111,7 @@ internal sealed class GameArguments
         }
         finally // also when opening fails: what was found wrong before it is said
         {
-            foreach (var line in CappedLines.Of(said, "build --json lists them all"))
-                console.Error.WriteLine($"archiveemu: warning: {line}");
+            CappedLines.WriteTo(console.Error, said);
             opened = true; // what serving warns of later is printed as it comes
         }
     }

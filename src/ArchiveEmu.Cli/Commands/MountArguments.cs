@@ -105,10 +105,7 @@ internal sealed class MountArguments
         finally // also when the choice fails: what was found wrong before it is said
         {
             // Where the Reloaded-II setup was found and which mods it gives; a million of one kind cut to 20 (run's log keeps all).
-            var said = warnings.Select(w => $"archiveemu: warning: {w}").Concat((choice?.Reloaded?.ReportLines() ?? []).Select(l => $"archiveemu: {l}"));
-            var logged = console.Error as LoggedWriter;
-            foreach (var line in CappedLines.Of(said, logged is null ? "build --json lists them all" : "all in the log", logged is null ? null : logged.LogOnly))
-                console.Error.WriteLine(line.StartsWith("… ", StringComparison.Ordinal) ? $"archiveemu: {line}" : line);
+            CappedLines.WriteTo(console.Error, warnings, choice?.Reloaded?.ReportLines());
         }
         var (game, mods) = choice;
         var saved = choice.Profile?.Options; // the profile's options, under the command line's

@@ -1,4 +1,3 @@
-using ArchiveEmu.Cli.Tests.Profiles;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Cli.Tests.Run;
@@ -13,49 +12,21 @@ namespace ArchiveEmu.Cli.Tests.Run;
 public sealed class RunFailureTests
 {
     private static readonly string Game = CliRun.Fixture("game");
-    private UserFoldersScope _user = null!;
-    private readonly Dictionary<string, string?> _saved = new();
+    private FakeDesktop _user = null!;
 
     [SetUp]
     public void Isolate()
     {
         LinuxOnly.Require("run mounts through FUSE, and the fake notify-send is a shell script");
-        _user = new UserFoldersScope();
-        // A desktop session whose notifier is a script writing its arguments one per line.
-        Directory.CreateDirectory(_user["bin"]);
-        File.WriteAllText(_user["bin/notify-send"], $"#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '{_user["notified"]}'\n");
-        if (OperatingSystem.IsLinux())
-            File.SetUnixFileMode(_user["bin/notify-send"], UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
-        Set("PATH", $"{_user["bin"]}:{Environment.GetEnvironmentVariable("PATH")}");
-        Set("DISPLAY", ":0");
-        Set("WAYLAND_DISPLAY", null);
-        Set("DBUS_SESSION_BUS_ADDRESS", null);
-    }
-
-    private void Set(string name, string? value)
-    {
-        _saved.TryAdd(name, Environment.GetEnvironmentVariable(name));
-        Environment.SetEnvironmentVariable(name, value);
+        _user = new FakeDesktop();
     }
 
     [TearDown]
-    public void Restore()
-    {
-        foreach (var (name, value) in _saved)
-            Environment.SetEnvironmentVariable(name, value);
-        _saved.Clear();
-        _user?.Dispose();
-    }
+    public void Restore() => _user?.Dispose();
 
-    private string TheLog()
-    {
-        var logs = Directory.GetFiles(_user.Logs);
-        Assert.That(logs, Has.Length.EqualTo(1));
-        return logs[0];
-    }
+    private string TheLog() => _user.TheLog();
 
-    /// <summary>The log's lines without their time stamps ("2026-11-27 07:40:12.345 ").</summary>
-    private static string[] Lines(string log) => File.ReadAllLines(log).Select(l => l[24..]).ToArray();
+    private static string[] Lines(string log) => FakeDesktop.Lines(log);
 
     [Test]
     public void AMissingModFolder_Stop_StartsNothing_Exit1_TheReasonInTheLogAndOnTheDesktop()
@@ -86,7 +57,7 @@ public sealed class RunFailureTests
     {
         // Issue 48: run took the home folder as the game and failed far from the cause ("the mod folder is inside the game
         // folder /home/…"), or walked a Proton prefix's z: link first. HOME is pointed at the working folder (as from a terminal).
-        Set("HOME", Environment.CurrentDirectory);
+        _user.Set("HOME", Environment.CurrentDirectory);
         var home = Path.TrimEndingDirectorySeparator(Environment.CurrentDirectory);
         var result = CliRun.Run("run", "--mod", CliRun.Fixture("mods/hd-textures"), "--", "true");
         Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
@@ -109,7 +80,7 @@ public sealed class RunFailureTests
     [Test]
     public void WithoutADesktopSession_NothingIsNotified_TheLogSaysSo()
     {
-        Set("DISPLAY", null);
+        _user.Set("DISPLAY", null);
         var result = CliRun.Run("run", "--game", Game, "--mod", _user["no-such-mod"], "--", "true");
         Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
         Assert.That(File.Exists(_user["notified"]), Is.False);

@@ -1,4 +1,3 @@
-using ArchiveEmu.Cli.Tests.Profiles;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Reloaded;
 
@@ -14,40 +13,21 @@ namespace ArchiveEmu.Cli.Tests.Run;
 public sealed class RunUsageErrorTests
 {
     private static readonly string Game = CliRun.Fixture("game");
-    private UserFoldersScope _user = null!;
-    private readonly Dictionary<string, string?> _saved = new();
+    private FakeDesktop _user = null!;
 
     [SetUp]
     public void Isolate()
     {
         LinuxOnly.Require("the fake notify-send is a shell script");
-        _user = new UserFoldersScope();
-        Directory.CreateDirectory(_user["bin"]);
-        File.WriteAllText(_user["bin/notify-send"], $"#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '{_user["notified"]}'\n");
-        if (OperatingSystem.IsLinux())
-            File.SetUnixFileMode(_user["bin/notify-send"], UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
-        Set("PATH", $"{_user["bin"]}:{Environment.GetEnvironmentVariable("PATH")}");
-        Set("DISPLAY", ":0");
-    }
-
-    private void Set(string name, string? value)
-    {
-        _saved.TryAdd(name, Environment.GetEnvironmentVariable(name));
-        Environment.SetEnvironmentVariable(name, value);
+        _user = new FakeDesktop();
     }
 
     [TearDown]
-    public void Restore()
-    {
-        foreach (var (name, value) in _saved)
-            Environment.SetEnvironmentVariable(name, value);
-        _saved.Clear();
-        _user?.Dispose();
-    }
+    public void Restore() => _user?.Dispose();
 
-    private string TheLog() => Directory.GetFiles(_user.Logs).Single();
+    private string TheLog() => _user.TheLog();
 
-    private static string[] Lines(string log) => File.ReadAllLines(log).Select(l => l[24..]).ToArray();
+    private static string[] Lines(string log) => FakeDesktop.Lines(log);
 
     [Test]
     public void AMisspeltOption_Stop_StartsNothing_Exit2_TheErrorInTheLogAndOnTheDesktop()

@@ -7,10 +7,11 @@ namespace ArchiveEmu.Host.Mount;
 /// A targeted archive in one mount snapshot: built on first use (stat or open) and kept until the
 /// snapshot is replaced. Open handles hold their own reference, so replacing the slot never cuts a reader off.
 /// </summary>
-internal sealed class ArchiveSlot(ArchiveRoute route, string keyHash, DateTime modified)
+/// <param name="original">The original's identity when the snapshot was made (<see cref="IdentityOf"/>), null if it could not be read.</param>
+internal sealed class ArchiveSlot(ArchiveRoute route, string keyHash, DateTime modified, FileIdentity? original)
 {
     private readonly object _lock = new();
-    private readonly FileIdentity? _original = IdentityOf(route.GamePath);
+    private readonly FileIdentity? _original = original;
     private readonly object _seenLock = new();
     private FileIdentity? _seen;
     private ServedFile? _file;
@@ -47,7 +48,8 @@ internal sealed class ArchiveSlot(ArchiveRoute route, string keyHash, DateTime m
         }
     }
 
-    private static FileIdentity? IdentityOf(string path)
+    /// <summary>The identity of the file at <paramref name="path"/>, or null when it is gone or no regular file.</summary>
+    public static FileIdentity? IdentityOf(string path)
     {
         try
         {

@@ -47,7 +47,8 @@ internal sealed class MountSnapshot : IDisposable
         var archives = new Dictionary<string, ArchiveSlot>(StringComparer.Ordinal);
         foreach (var route in game.Plan.Archives)
         {
-            var slot = new ArchiveSlot(route, game.Server.VersionOf(route), NewestInput(route));
+            var original = ArchiveSlot.IdentityOf(route.GamePath); // one stat, for the slot's change check and the mtime
+            var slot = new ArchiveSlot(route, game.Server.VersionOf(route), NewestInput(route, original), original);
             if (previous?.Archives.GetValueOrDefault(route.RelativePath) is { } old && old.KeyHash == slot.KeyHash)
                 slot.Adopt(old);
             archives[route.RelativePath] = slot;
@@ -82,9 +83,9 @@ internal sealed class MountSnapshot : IDisposable
         }
     }
 
-    private static DateTime NewestInput(ArchiveRoute route)
+    private static DateTime NewestInput(ArchiveRoute route, FileIdentity? original = null)
     {
-        var newest = FileIdentity.Of(route.GamePath).LastWriteUtc;
+        var newest = (original ?? FileIdentity.Of(route.GamePath)).LastWriteUtc; // unreadable: FileIdentity.Of says why
         foreach (var change in route.Patch.Changes)
             if (change.Input?.Identity is { } identity && identity.LastWriteUtc > newest)
                 newest = identity.LastWriteUtc;

@@ -15,6 +15,8 @@ internal static class CacheFolderAccess
     /// </summary>
     public static string? WhyNotWritable(string folder)
     {
+        if (WhyNoFolder(folder) is { } noFolder)
+            return noFolder;
         var existing = Path.GetFullPath(folder);
         while (!Directory.Exists(existing) && Path.GetDirectoryName(existing) is { } parent)
             existing = parent;
@@ -30,6 +32,24 @@ internal static class CacheFolderAccess
         {
             return problem;
         }
+    }
+
+    /// <summary>
+    /// Null when <paramref name="folder"/> is a folder, or could be made as one; else why not: it, or a component above it,
+    /// is something else (a file given by mistake as <c>--cache</c>). Without this a file there was taken for a folder yet
+    /// to be made in its parent, and a mount served "from" it.
+    /// </summary>
+    public static string? WhyNoFolder(string folder)
+    {
+        var full = Path.GetFullPath(folder);
+        for (var at = full; !Directory.Exists(at); at = Path.GetDirectoryName(at)!)
+        {
+            if (Path.Exists(at) || File.Exists(at)) // File.Exists: a link that leads nowhere is in the way too
+                return at == full ? "is a file, not a folder" : $"cannot be made: {at} is a file, not a folder";
+            if (Path.GetDirectoryName(at) is null)
+                break;
+        }
+        return null;
     }
 
     /// <summary>

@@ -35,6 +35,8 @@ internal sealed partial class MergedFileCache
     public MergedFileCache(string folder, CacheOptions? options = null)
     {
         Folder = Path.GetFullPath(folder);
+        if (CacheFolderAccess.WhyNoFolder(Folder) is { } problem) // a file named by mistake: nothing could be read or stored
+            throw new IOException($"{Folder}: the cache folder {problem}; give the cache a folder of its own");
         _options = options ?? new CacheOptions();
         if (_options.ChunkSize is < 4096 or > 1 << 24)
             throw new ArgumentOutOfRangeException(nameof(options), "chunk size must be 4 KiB to 16 MiB");

@@ -69,6 +69,19 @@ public sealed class MountUserMistakesTests
         Assert.That(Directory.EnumerateFileSystemEntries(_game.Cache), Is.Empty);
     }
 
+    [Test]
+    public void CacheThatIsAFile_OneLine_Exit1_NothingMounted()
+    {
+        // Issue 48: a file given as --cache was taken for a folder yet to be made, and the mount served "from" it.
+        var file = Path.Combine(_game.Root, "cache.txt");
+        File.WriteAllText(file, "not a cache\n");
+        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--cache", file, _game.MountPoint);
+        Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1), host.Output);
+        AssertOneErrorLine(host, $"{file}: the cache folder is a file, not a folder; give the cache a folder of its own");
+        Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False);
+        Assert.That(File.ReadAllText(file), Is.EqualTo("not a cache\n"), "the file is left as it was");
+    }
+
     private static readonly string PickElsewhere = "pick a mount point outside the game and mod folders";
 
     [TestCase("game")]

@@ -91,7 +91,10 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         }
         _mount.OnEndedUnexpectedly(code =>
         {
-            logger.LogWarning("the mount at {MountPoint} went away (fuse loop ended with {Code}); stopping", mountPoint, code);
+            if (code == 0) // the kernel ended the session: someone unmounted it, the usual way to stop a mount run in the background
+                logger.LogInformation("the mount at {MountPoint} was unmounted from outside (archiveemu unmount, fusermount3 -u or umount); stopping", mountPoint);
+            else
+                logger.LogWarning("the mount at {MountPoint} went away (fuse loop ended with {Code}); stopping", mountPoint, code);
             lifetime.StopApplication();
         });
         fs.Invalidate = _mount.Invalidate;

@@ -107,6 +107,9 @@ public sealed class InPlaceMountTests(string fuse)
             var unmount = TestSupport.ArchiveEmuProgram.Run("unmount", link);
             Assert.That(unmount.ExitCode, Is.Zero, unmount.ToString());
             Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
+            // Issue 48: an unmount asked for is no warning.
+            Assert.That(host.Output, Does.Contain(" INF the mount at ").And.Contain(" was unmounted from outside (archiveemu unmount, fusermount3 -u or umount); stopping"));
+            Assert.That(host.Output, Does.Not.Contain(" WRN "));
         }
         Assert.That(Host.Fuse.MountPointState.IsMounted(_game.Game), Is.False);
         Assert.That(SampleGame.Hashes(_game.Game), Is.EqualTo(_before));

@@ -109,6 +109,10 @@ esac
 # Steam reads no ~/.bashrc: a launch option naming only "archiveemu" fails there with "archiveemu: not found" (exit 127,
 # no log). The line to copy names the real path, quoted.
 echo "Steam launch option: \"$(cd "$(dirname "$dest")" && pwd -P)/$exe\" run --reloaded -- %command%"
+# Where archiveemu itself puts its folders: an XDG variable holding an absolute path, else the fallback under HOME.
+xdg() { case ${1:-} in /*) echo "$1" ;; *) echo "$HOME/$2" ;; esac; }
 echo "To uninstall:"
 echo "  rm -f '$dest'"
-echo "  rm -rf '${XDG_CACHE_HOME:-$HOME/.cache}/archiveemu'   # the merged file cache, if you used it"
+echo "  rm -rf '$(xdg "${XDG_CACHE_HOME:-}" .cache)/archiveemu'   # the merged file cache, if you used it"
+echo "  rm -rf '$(xdg "${XDG_CONFIG_HOME:-}" .config)/archiveemu/profiles'   # your profiles (archiveemu profile save)"
+echo "  rm -rf '$(xdg "${XDG_STATE_HOME:-}" .local/state)/archiveemu/logs'   # the logs of archiveemu run"

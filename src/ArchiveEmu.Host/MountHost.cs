@@ -74,7 +74,7 @@ public static class MountHost
             }
             // In place: the handle is taken once a dead mount is cleared, before the new mount covers the folder.
             if (options.InPlace)
-                shown.Handle = options.GameHandle = GameFolderHandle.Open(options.ServedAt, Path.GetFullPath(options.Game!));
+                shown.Handle = options.GameHandle = GameFolderHandle.Open(options.ServedAt, options.ShownAt);
             builder.Services.AddSingleton(options);
             builder.Services.AddHostedService<MountService>();
             builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(10));

@@ -30,6 +30,12 @@ public sealed class MountOptions
     private string? _servedAt;
 
     /// <summary>
+    /// The served folder as the log names it, in "mounted" and "unmounted" alike: in place the game folder as given (the link a
+    /// player typed, not <see cref="ServedAt"/> where it leads), else the mount point.
+    /// </summary>
+    internal string ShownAt => InPlace ? Path.TrimEndingDirectorySeparator(Path.GetFullPath(Game!)) : ServedAt;
+
+    /// <summary>
     /// In place as root, every user may use the mount (allow_other; file modes still apply through default_permissions): the
     /// game folder is the user's, and <c>sudo archiveemu run</c> starts the game as the user who called sudo.
     /// </summary>

@@ -92,9 +92,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         _mount.OnEndedUnexpectedly(code =>
         {
             if (code == 0) // the kernel ended the session: someone unmounted it, the usual way to stop a mount run in the background
-                logger.LogInformation("the mount at {MountPoint} was unmounted from outside (archiveemu unmount, fusermount3 -u or umount); stopping", mountPoint);
+                logger.LogInformation("the mount at {MountPoint} was unmounted from outside (archiveemu unmount, fusermount3 -u or umount); stopping", options.ShownAt);
             else
-                logger.LogWarning("the mount at {MountPoint} went away (fuse loop ended with {Code}); stopping", mountPoint, code);
+                logger.LogWarning("the mount at {MountPoint} went away (fuse loop ended with {Code}); stopping", options.ShownAt, code);
             lifetime.StopApplication();
         });
         fs.Invalidate = _mount.Invalidate;
@@ -102,7 +102,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         if (options.RaisesReadAhead && mountReadAheadKb > ReadAhead.DefaultBytes / 1024 && ReadAhead.TrySet(mountPoint, mountReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
         logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase})",
-            plan.GameFolder, plan.Mods.Count, options.InPlace ? "the game folder itself" : mountPoint, plan.Archives.Count, plan.Overrides.Count,
+            plan.GameFolder, plan.Mods.Count, options.InPlace ? "the game folder itself" : options.ShownAt, plan.Archives.Count, plan.Overrides.Count,
             cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe(),
             options.IgnoreCase ? "; names found whatever their case" : "");
         return Task.CompletedTask;
@@ -163,9 +163,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         {
             bool ended = _mount.Stop(StopWait);
             if (ended)
-                logger.LogInformation("unmounted {MountPoint}", options.ServedAt);
+                logger.LogInformation("unmounted {MountPoint}", options.ShownAt);
             else
-                logger.LogWarning("unmounted {MountPoint} lazily; a process still had it busy after {Seconds} s", options.ServedAt, StopWait.TotalSeconds);
+                logger.LogWarning("unmounted {MountPoint} lazily; a process still had it busy after {Seconds} s", options.ShownAt, StopWait.TotalSeconds);
         }
         _fs?.LogStatistics();
         _fs?.Dispose();

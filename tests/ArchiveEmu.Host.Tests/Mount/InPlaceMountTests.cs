@@ -116,6 +116,27 @@ public sealed class InPlaceMountTests(string fuse)
     }
 
     [Test]
+    public void AGamePathThroughASymlink_TheMountedAndUnmountedLines_NameThePathAsGiven()
+    {
+        // Issue 48: "mounted" named the link the player typed, "unmounted" the folder it leads to.
+        var link = Path.Combine(_game.Root, "steam-link");
+        Directory.CreateSymbolicLink(link, _game.Game);
+        var host = fuse == "kernel"
+            ? HostProcess.StartCli(_game.Game, "mount", "--game", link + "/", "--mod", _game.Mods[0], "--no-cache", "--in-place")
+            : HostProcess.StartHost(_game.Game, $"--ArchiveEmu:Game={link}/", $"--ArchiveEmu:Mods:0={_game.Mods[0]}",
+                "--ArchiveEmu:NoCache=true", "--ArchiveEmu:InPlace=true", "--ArchiveEmu:Fuse=libfuse");
+        using (host.WaitMounted())
+        {
+            host.Terminate();
+            Assert.That(host.WaitExit(TimeSpan.FromSeconds(10)), Is.Zero, host.Output);
+        }
+        var lines = host.Output.Split('\n').Where(l => l.Contains(" INF mounted ") || l.Contains(" INF unmounted ")).Select(l => l[13..]).ToArray();
+        Assert.That(lines, Has.Length.EqualTo(2), host.Output);
+        Assert.That(lines[0], Does.StartWith($"mounted {link} with 1 mod(s) at the game folder itself ("));
+        Assert.That(lines[1], Is.EqualTo($"unmounted {link}"));
+    }
+
+    [Test]
     public void ACacheFolderInsideTheGame_OneClearLine_Exit1_NothingMounted()
     {
         var inside = Path.Combine(_game.Game, "cache");

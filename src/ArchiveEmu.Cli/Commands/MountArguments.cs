@@ -82,6 +82,9 @@ internal sealed class MountArguments
                 + (full == home ? "your home folder" : "the root folder") + "; from a terminal, give the game's folder with --game DIR");
     }
 
+    /// <summary>The game folder the command line names (--game, else the profile's, else for run the working folder).</summary>
+    public string? GameFolder(ParseResult parse) => _game.GameFolder(parse);
+
     /// <summary>
     /// The host's arguments: served at <paramref name="mountPoint"/>, or over the game folder itself when it is null.
     /// Missing folders throw (one line on stderr, as every command's) before the host starts logging.

@@ -44,16 +44,18 @@ internal sealed class RunCommand : ICommand
         using var stderr = new LoggedWriter(console.Error, log); // every line run writes: the terminal and the log alike
         var logged = new CliConsole(console.Out, stderr, console.IsInteractive);
         Action<string> error = stderr.WriteLine;
+        var folder = Environment.CurrentDirectory; // where the game is started, --on-failure play or not
         string[] hostArgs;
         try
         {
+            folder = _mount.GameFolder(parse) ?? folder;
             hostArgs = _mount.HostArgs(parse, logged, mountPoint: null);
             if (!OperatingSystem.IsLinux())
                 throw new IOException("run mounts the game folder through FUSE, which needs Linux");
         }
         catch (Exception e) when (Program.IsBadInput(e))
         {
-            return Failed(UsageErrors.OneLine(e.Message), said: false, play, program, null, log, error);
+            return Failed(UsageErrors.OneLine(e.Message), said: false, play, program, folder, null, log, error);
         }
         using var child = new ChildProgram(); // from here Ctrl+C and SIGTERM are the child's, also while mounting
         if (log.Path is { } file)
@@ -65,7 +67,7 @@ internal sealed class RunCommand : ICommand
             return Finished(program, child.Run(program, error), log);
         });
         // The host said why on stderr and in the log; the notice repeats its last error.
-        return started ? code : Failed(log.LastHostError() ?? "the mount could not be made", said: true, play, program, child, log, error);
+        return started ? code : Failed(log.LastHostError() ?? "the mount could not be made", said: true, play, program, folder, child, log, error);
     }
 
     /// <summary>
@@ -91,14 +93,17 @@ internal sealed class RunCommand : ICommand
             DesktopNotice.Show("ArchiveEmu: the game was not started", $"{reason}\n{Capitalised(log.Where)}", log);
             return code;
         }
-        return Failed(reason, said: true, play, program, null, log, stderr.WriteLine, stopCode: code);
+        return Failed(reason, said: true, play, program, Environment.CurrentDirectory, null, log, stderr.WriteLine, stopCode: code);
     }
 
     /// <summary>
     /// The mount could not be made: nothing started (exit <paramref name="stopCode"/>), or with <c>play</c> the game unmodded
     /// (its exit code). One line on stderr, with the reason unless it was <paramref name="said"/> already, and where the log is.
+    /// A game started in a <paramref name="folder"/> another ArchiveEmu serves (a second launch while a run plays) is not
+    /// unmodded: it sees that run's mods, and says so.
     /// </summary>
-    private static int Failed(string reason, bool said, bool play, string[] program, ChildProgram? child, RunLog log, Action<string> error, int stopCode = 1)
+    private static int Failed(string reason, bool said, bool play, string[] program, string folder, ChildProgram? child, RunLog log, Action<string> error,
+        int stopCode = 1)
     {
         var why = said ? "" : $"{reason}; ";
         if (!play)
@@ -107,8 +112,17 @@ internal sealed class RunCommand : ICommand
             DesktopNotice.Show("ArchiveEmu: the game was not started", $"{reason}\n{Capitalised(log.Where)}", log);
             return stopCode;
         }
-        error($"archiveemu run: {why}starting the game unmodded (--on-failure play); {log.Where}");
-        DesktopNotice.Show("ArchiveEmu: the game starts without mods", $"{reason}\n{Capitalised(log.Where)}", log);
+        if (OperatingSystem.IsLinux() && Host.Fuse.MountPointState.IsLiveArchiveEmu(folder))
+        {
+            error($"archiveemu run: {why}starting the game anyway (--on-failure play) in its folder, which another ArchiveEmu serves: "
+                  + $"the game sees that run's mods; {log.Where}");
+            DesktopNotice.Show("ArchiveEmu: the game starts with another run's mods", $"{reason}\n{Capitalised(log.Where)}", log);
+        }
+        else
+        {
+            error($"archiveemu run: {why}starting the game unmodded (--on-failure play); {log.Where}");
+            DesktopNotice.Show("ArchiveEmu: the game starts without mods", $"{reason}\n{Capitalised(log.Where)}", log);
+        }
         using var own = child is null ? new ChildProgram() : null; // the signals are the game's from here
         return Finished(program, (child ?? own!).Run(program, error), log);
     }

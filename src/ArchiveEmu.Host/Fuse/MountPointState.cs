@@ -110,6 +110,9 @@ internal static class MountPointState
     /// <summary>Whether a dead ArchiveEmu mount (its host ended without unmounting) is at <paramref name="folder"/>, by real path.</summary>
     public static bool IsDeadArchiveEmu(string folder) => Find(folder) is { IsArchiveEmu: true } && IsDead(RealPath(folder));
 
+    /// <summary>Whether a live ArchiveEmu mount (its host still serving) is at <paramref name="folder"/>, by real path.</summary>
+    public static bool IsLiveArchiveEmu(string folder) => Find(folder) is { IsArchiveEmu: true } && !IsDead(RealPath(folder));
+
     /// <summary>Whether the FUSE mount at <paramref name="mountPoint"/> lost its server ("Transport endpoint is not connected").</summary>
     public static bool IsDead(string mountPoint)
     {

@@ -145,4 +145,28 @@ public sealed class RunUnderSteamTests
         Assert.That(firstCode, Is.Zero, firstError);
         _game.AssertServes("data/textures.afs", ChildCopy, _original); // the first mount kept serving the modded game
     }
+
+    [Test]
+    public void ASecondRunWithPlay_SaysTheGameSeesTheFirstRunsMods_AndItDoes()
+    {
+        // Issue 48: it said "starting the game unmodded", while the game folder it starts in is the first run's mount.
+        var first = StartRun("--mod", _game.Mods[0], "--mod", _game.Mods[1], "--no-cache", "--", "sh", "-c", "echo ready; read line");
+        WaitForLine(first, "ready");
+
+        var second = StartRun("--mod", _game.Mods[0], "--no-cache", "--on-failure", "play", "--", "sh", "-c", $"cp data/textures.afs '{ChildCopy}'; exit 7");
+        second.StandardInput.Close();
+        var (code, output, error) = Finish(second);
+        Assert.That(code, Is.EqualTo(7), $"{output}\n{error}");
+        _game.AssertServes("data/textures.afs", ChildCopy, _original); // both mods: the first run's, not the second's one
+        var log = Directory.GetFiles(Logs).Single(f => File.ReadLines(f).First().Contains("--on-failure play"));
+        var said = $"archiveemu run: starting the game anyway (--on-failure play) in its folder, which another ArchiveEmu serves: "
+                   + $"the game sees that run's mods; the log is {log}";
+        Assert.That(error.Split('\n'), Does.Contain(said));
+        Assert.That(File.ReadLines(log).Select(l => l[24..]), Does.Contain(said));
+        Assert.That(error + output, Does.Not.Contain("unmodded"));
+
+        first.StandardInput.WriteLine("go on");
+        first.StandardInput.Close();
+        Assert.That(Finish(first).Code, Is.Zero);
+    }
 }

@@ -18,11 +18,11 @@ internal sealed class LogFileSink : ILogEventSink, IDisposable
     private readonly FileStream _file;
     private readonly object _lock = new();
 
-    /// <summary>The sink for the file the configuration names; one that drops everything when none is named or it cannot be opened (said on stderr).</summary>
-    public static ILogEventSink From(IConfiguration configuration)
+    /// <summary>The sink for the file the configuration names; null when none is named or it cannot be opened (said on stderr).</summary>
+    public static LogFileSink? From(IConfiguration configuration)
     {
         if (configuration[Setting] is not { Length: > 0 } path)
-            return Nowhere.Instance;
+            return null;
         try
         {
             return new LogFileSink(path);
@@ -30,11 +30,18 @@ internal sealed class LogFileSink : ILogEventSink, IDisposable
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             Console.Error.WriteLine($"archiveemu-host: {path}: cannot write the log there ({e.Message}); logging to the console only");
-            return Nowhere.Instance;
+            return null;
         }
     }
 
-    private LogFileSink(string path) => _file = new FileStream(path, FileMode.Append, FileAccess.Write, FileShare.ReadWrite);
+    private LogFileSink(string path)
+    {
+        _file = new FileStream(path, FileMode.Append, FileAccess.Write, FileShare.ReadWrite);
+        Path = path;
+    }
+
+    /// <summary>The file, as the configuration names it.</summary>
+    public string Path { get; }
 
     public void Emit(LogEvent logEvent)
     {
@@ -51,14 +58,4 @@ internal sealed class LogFileSink : ILogEventSink, IDisposable
     }
 
     public void Dispose() => _file.Dispose();
-}
-
-/// <summary>A sink that drops every event: no log file asked for.</summary>
-internal sealed class Nowhere : ILogEventSink
-{
-    public static readonly Nowhere Instance = new();
-
-    public void Emit(LogEvent logEvent)
-    {
-    }
 }

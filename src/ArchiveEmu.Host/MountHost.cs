@@ -50,14 +50,15 @@ public static class MountHost
             return 2;
         }
         var shown = new ShownGamePath();
-        Log.Logger = new LoggerConfiguration()
+        var logFile = LogFileSink.From(builder.Configuration); // ArchiveEmu:LogFile, which run sets
+        var logging = new LoggerConfiguration()
             .ReadLevels(builder.Configuration)
             // A start-up failure is reported below as one line; the generic host would add it again with a stack trace.
             .Filter.ByExcluding(e => e.MessageTemplate.Text == "Hosting failed to start")
             .Enrich.With(shown)
-            .WriteTo.Console(outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}{Exception}")
-            .WriteTo.Sink(LogFileSink.From(builder.Configuration)) // ArchiveEmu:LogFile, which run sets
-            .CreateLogger();
+            .WriteTo.Logger(console => console.Filter.ByExcluding(e => logFile is not null && LogDetail.Is(e)) // the detail is in the file
+                .WriteTo.Console(outputTemplate: "{Timestamp:HH:mm:ss} {Level:u3} {Message:lj}{NewLine}{Exception}"));
+        Log.Logger = (logFile is null ? logging : logging.WriteTo.Sink(logFile)).CreateLogger();
         builder.Services.AddSerilog();
         foreach (var unread in LogLevelSettings.Unread(builder.Configuration))
             Log.Warning("{Setting}", unread);
@@ -67,6 +68,7 @@ public static class MountHost
         {
             // Bound by the configuration binding source generator (no reflection: the NativeAOT build binds the same way).
             options = builder.Configuration.GetSection(MountOptions.Section).Get<MountOptions>() ?? new MountOptions();
+            options.LogFile = logFile?.Path;
             if (Preflight(options) is { } problem)
             {
                 Log.Error("archiveemu-host: {Problem}", problem);

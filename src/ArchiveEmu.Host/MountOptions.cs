@@ -45,6 +45,10 @@ public sealed class MountOptions
     // A field, not a property: the host's own, never a setting, so the configuration binding generator does not try to bind it.
     internal Host.Fuse.GameFolderHandle? GameHandle;
 
+    /// <summary>The run's log file the host also writes to (<see cref="LogFileSink"/>), named in the "mounted" line; null without one.</summary>
+    // A field, as GameHandle: set by the host from the sink it opened, never bound.
+    internal string? LogFile;
+
     /// <summary>The game folder as Core and the host open it: through the handle in place, else the folder itself.</summary>
     internal string GameSource => GameHandle?.Path ?? Game!;
 

@@ -48,16 +48,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             Cache = cache, Pool = pool, Compression = options.CompressionChoice, Language = language, StorePlan = storing,
             ShownGameFolder = options.GameHandle?.Folder, // in place: the cache names the game by its own path, as a build does
         });
-        logger.LogInformation("language: {Language}", language); // once the mods resolve: a refusal stays one line
         var plan = game.Plan;
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);
-        foreach (var notApplied in plan.NotApplied) // once per mount: what the mods hold that a file server cannot apply
-            logger.LogInformation("not applied: {Line}", notApplied.Line);
-        foreach (var conflict in plan.Conflicts)
-            logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
-                conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
-        MergedTableLog.Write(logger, plan);
         // Nothing is merged without storing or with merge never; else decided on the first merge (auto measures the device and LZ4).
         var compression = storing && options.Policy != MergePolicy.Never ? new Lazy<ChunkCompression>(() => Compression(game)) : null;
         var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, () => compression?.Value ?? ChunkCompression.None, storing, logger,
@@ -101,11 +94,29 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         fs.MountIsUp(_mount is Fuse.Kernel.KernelMount { PassesThrough: true });
         if (options.RaisesReadAhead && mountReadAheadKb > ReadAhead.DefaultBytes / 1024 && ReadAhead.TrySet(mountPoint, mountReadAheadKb) is { } why)
             logger.LogDebug("kernel read-ahead left at its default ({Why})", why);
-        logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint} (read-only; {Archives} archive(s) targeted, {Overrides} file override(s); cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase})",
-            plan.GameFolder, plan.Mods.Count, options.InPlace ? "the game folder itself" : options.ShownAt, plan.Archives.Count, plan.Overrides.Count,
+        // What a player needs first: the mods, what they change, and where the log is; how it is served is detail.
+        logger.LogInformation("mounted {Game} with {Mods} mod(s) at {MountPoint}, read-only: {ModNames}; {Archives} archive(s) changed{ArchiveNames}, {Overrides} file override(s){Log}",
+            plan.GameFolder, plan.Mods.Count, options.InPlace ? "the game folder itself" : options.ShownAt, Listed(plan.Mods.Select(Path.GetFileName)),
+            plan.Archives.Count, plan.Archives.Count == 0 ? "" : $" ({Listed(plan.Archives.Select(a => a.RelativePath))})", plan.Overrides.Count,
+            options.LogFile is { } log ? $"; the log is {log}" : "");
+        logger.LogInformation(LogDetail.Event, "mount detail: cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase}",
             cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe(),
             options.IgnoreCase ? "; names found whatever their case" : "");
+        logger.LogInformation("language: {Language}", language);
+        foreach (var notApplied in plan.NotApplied) // once per mount: what the mods hold that a file server cannot apply
+            logger.LogInformation("not applied: {Line}", notApplied.Line);
+        foreach (var conflict in plan.Conflicts)
+            logger.LogInformation("conflict: {Target}{Entry} is set by {Mods}; {Winner} wins", conflict.Target,
+                conflict.Entry is null ? "" : $" entry {conflict.Entry}", string.Join(", ", conflict.Mods), conflict.Winner);
+        MergedTableLog.Write(logger, plan);
         return Task.CompletedTask;
+    }
+
+    /// <summary>Names for one line: the first <paramref name="shown"/>, then how many more.</summary>
+    private static string Listed(IEnumerable<string?> names, int shown = 10)
+    {
+        var all = names.ToList();
+        return string.Join(", ", all.Take(shown)) + (all.Count > shown ? $", … and {all.Count - shown} more" : "");
     }
 
     /// <summary>The cache's gc when its packs take more than <see cref="MountOptions.CacheMaxSize"/> (entries this mount serves stay), logged.</summary>
@@ -114,7 +125,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         try
         {
             if (cache.KeepUnder(options.CacheMaxSize) is { } gc)
-                logger.LogInformation("cache over {Cap}: removed {OverCap} least recently used entries and {Expired} unused or damaged, kept {Kept}; packs {Before} -> {After}",
+                logger.LogInformation(LogDetail.Event, "cache over {Cap}: removed {OverCap} least recently used entries and {Expired} unused or damaged, kept {Kept}; packs {Before} -> {After}",
                     Units.Bytes(options.CacheMaxSize), gc.OverCap, gc.Expired, gc.Kept, Units.Bytes(gc.BytesBefore), Units.Bytes(gc.BytesAfter));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
@@ -127,7 +138,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     private ChunkCompression Compression(EmulatedGame game)
     {
         var decision = game.Compression!;
-        logger.LogInformation("compression: {Reason}", decision.Reason);
+        logger.LogInformation(LogDetail.Event, "compression: {Reason}", decision.Reason);
         return decision.Compression;
     }
 

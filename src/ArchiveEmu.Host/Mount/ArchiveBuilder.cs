@@ -26,7 +26,7 @@ internal sealed class ArchiveBuilder(MergePolicy policy, MergeThresholds thresho
             OpenFile = true,
             Describe = true,
         });
-        logger.LogInformation("built {Archive}: {Strategy}, {Entries} entries, {Size}, {Ms:0.0} ms",
+        logger.LogInformation(LogDetail.Event, "built {Archive}: {Strategy}, {Entries} entries, {Size}, {Ms:0.0} ms",
             route.RelativePath, served.Reason, served.Summary!.Entries, Units.Bytes(served.File!.Length),
             (served.BuildTime + served.StoreTime).TotalMilliseconds);
         foreach (var warning in served.Warnings)

@@ -31,7 +31,7 @@ internal sealed partial class ModdedGameFileSystem
             return;
         }
         Ahead(snapshot, stop, "cloning", (slot, served) =>
-            served.MakePassthroughAhead(message => _logger.LogInformation("{Path}: {Message}", slot.Route.RelativePath, message)));
+            served.MakePassthroughAhead(message => _logger.LogInformation(LogDetail.Event, "{Path}: {Message}", slot.Route.RelativePath, message)));
     }
 
     private readonly TaskCompletionSource<bool> _mountUp = new(TaskCreationOptions.RunContinuationsAsynchronously);

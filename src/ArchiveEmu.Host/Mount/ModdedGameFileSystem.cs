@@ -159,7 +159,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     public BackingSource? BackingOf(ulong handle) => _handles.Get(handle) is not { } open ? null : open.Version switch
     {
         PlainVersion { FromMod: false } plain => new BackingSource(plain, () => OpenUnchanged(plain)),
-        ArchiveVersion { Served: var served } archive when served.PassthroughCopy(m => _logger.LogInformation("{Path}: {Message}", open.Path, m)) is { } copy
+        ArchiveVersion { Served: var served } archive when served.PassthroughCopy(m => _logger.LogInformation(LogDetail.Event, "{Path}: {Message}", open.Path, m)) is { } copy
             => new BackingSource(archive, () => copy, CallerDisposes: false),
         _ => null,
     };
@@ -294,7 +294,7 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     public void LogStatistics()
     {
         foreach (var (path, c) in _counters.OrderBy(p => p.Key, StringComparer.Ordinal))
-            _logger.LogInformation("read statistics {Archive}: {Opens} opens, {Reads} reads, {Bytes} served, {Errors} errors (reads the kernel serves itself, from its page cache or by passthrough, are not counted){Detail}",
+            _logger.LogInformation(LogDetail.Event, "read statistics {Archive}: {Opens} opens, {Reads} reads, {Bytes} served, {Errors} errors (reads the kernel serves itself, from its page cache or by passthrough, are not counted){Detail}",
                 path, c.Opens, c.Reads, Units.Bytes(c.Bytes), c.Errors,
                 c.Reads == 0 ? "" : $"; requests by size: {c.SizeHistogram()}; {c.MeanMicroseconds:0} µs each in the host on average");
     }

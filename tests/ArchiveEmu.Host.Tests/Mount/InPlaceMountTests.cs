@@ -132,7 +132,8 @@ public sealed class InPlaceMountTests(string fuse)
         }
         var lines = host.Output.Split('\n').Where(l => l.Contains(" INF mounted ") || l.Contains(" INF unmounted ")).Select(l => l[13..]).ToArray();
         Assert.That(lines, Has.Length.EqualTo(2), host.Output);
-        Assert.That(lines[0], Does.StartWith($"mounted {link} with 1 mod(s) at the game folder itself ("));
+        Assert.That(lines[0], Is.EqualTo($"mounted {link} with 1 mod(s) at the game folder itself, read-only: hd-textures; "
+            + "2 archive(s) changed (data/data.cpk, data/textures.afs), 0 file override(s)"));
         Assert.That(lines[1], Is.EqualTo($"unmounted {link}"));
     }
 

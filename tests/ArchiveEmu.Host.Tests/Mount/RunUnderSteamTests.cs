@@ -106,7 +106,7 @@ public sealed class RunUnderSteamTests
         _game.AssertServes("data/textures.afs", ChildCopy, _original); // the modded archive, asked in another letter case
         var log = File.ReadAllLines(Directory.GetFiles(Logs).Single());
         Assert.That(log, Has.Some.Contains($" INF mounted {_game.Game} with 2 mod(s) at the game folder itself"));
-        Assert.That(log, Has.Some.Contains("; names found whatever their case)"));
+        Assert.That(log, Has.Some.EndsWith(" INF mount detail: cache off, merge auto; FUSE protocol, passthrough on; names found whatever their case"));
         Assert.That(log, Has.Some.EndsWith(" sh exited with code 0"), "the CLI's lines and the host's in one file");
     }
 
@@ -168,5 +168,35 @@ public sealed class RunUnderSteamTests
         first.StandardInput.WriteLine("go on");
         first.StandardInput.Close();
         Assert.That(Finish(first).Code, Is.Zero);
+    }
+
+    /// <summary>The host's lines in <paramref name="output"/> without their time: "INF mounted …".</summary>
+    private static string[] HostLines(string output) =>
+        output.Split('\n').Where(l => System.Text.RegularExpressions.Regex.IsMatch(l, @"^\d\d:\d\d:\d\d [A-Z]{3} ")).Select(l => l[9..]).ToArray();
+
+    [Test]
+    public void ARunsOutput_LeadsWithTheModsTheArchivesChangedAndTheLog_StorageCodecsAndReadStatisticsOnlyInTheLog()
+    {
+        // Issue 48: the terminal led with the language, conflicts, the cache folder, the FUSE transport, the cache device's and
+        // LZ4's speeds, each build's storage and timing, and read statistics; the log's path was not shown at all.
+        var run = StartRun("--mod", _game.Mods[0], "--mod", _game.Mods[1], "--cache", _game.Cache, "--merge", "always", "--", "sh", "-c",
+            $"cp data/textures.afs '{ChildCopy}'");
+        run.StandardInput.Close();
+        var (code, output, error) = Finish(run);
+        Assert.That(code, Is.Zero, $"{output}\n{error}");
+        _game.AssertServes("data/textures.afs", ChildCopy, _original);
+        var log = Directory.GetFiles(Logs).Single();
+        var shown = HostLines(output);
+        Assert.That(shown[0], Is.EqualTo($"INF mounted {_game.Game} with 2 mod(s) at the game folder itself, read-only: hd-textures, ui-fix; "
+            + $"3 archive(s) changed (data/bundle.tar, data/data.cpk, data/textures.afs), 2 file override(s); the log is {log}"), output);
+        Assert.That(shown[^1], Is.EqualTo($"INF unmounted {_game.Game}"), output);
+        foreach (var detail in new[] { "INF mount detail: ", "INF compression: ", "INF built ", "INF read statistics " })
+            Assert.That(shown, Has.None.StartsWith(detail), output);
+        var logged = File.ReadLines(log).Select(l => l[24..]).ToList();
+        Assert.That(logged, Has.Some.EqualTo($"INF mount detail: cache {_game.Cache}, merge always; FUSE protocol, passthrough on; names found whatever their case"));
+        Assert.That(logged, Has.Some.StartsWith("INF compression: cache device reads "));
+        Assert.That(logged, Has.Some.StartsWith("INF built data/textures.afs: merged, packed now ("));
+        Assert.That(logged, Has.Some.StartsWith("INF read statistics data/textures.afs: "));
+        Assert.That(logged, Is.SupersetOf(shown), "every line shown is in the log");
     }
 }

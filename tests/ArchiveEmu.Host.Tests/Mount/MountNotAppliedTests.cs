@@ -49,7 +49,9 @@ public sealed class MountNotAppliedTests
         Assert.That(read.Entries.Select(e => (e.Path, e.ContentSha256)),
             Is.EqualTo(new[] { ("FONT/FONT0.FNT", AfsIndependentReader.Sha256(Font)), ("field/f007.bf", AfsIndependentReader.Sha256(Script)) }));
         Assert.That(Directory.EnumerateFileSystemEntries(MountPoint).Select(Path.GetFileName), Is.EqualTo(new[] { "CPK" }), "no stray P5REssentials/");
-        var lines = host.Output.Split('\n');
+        // Logged just after the "mounted" line, so possibly after the mount was ready.
+        host.OutputOnce("not applied: mod: 1 file(s) in FEmulator/BF/", TimeSpan.FromSeconds(10));
+        var lines = host.OutputOnce("not applied: mod: 1 file(s) in P5REssentials/CPK/EN.CPK/", TimeSpan.FromSeconds(10)).Split('\n');
         Assert.That(lines.Count(l => l.Contains("not applied: mod: 1 file(s) in FEmulator/BF/")), Is.EqualTo(1), host.Output);
         Assert.That(lines.Count(l => l.Contains("not applied: mod: 1 file(s) in P5REssentials/CPK/EN.CPK/")), Is.EqualTo(1), host.Output);
 

@@ -57,6 +57,7 @@ public sealed class MountTableLogTests
         var expected = ReferenceTableMerger.MergeTbl(PersonaTableWriter.Tbl(_game), mods, PersonaTableWriter.P5RLayouts.Unit);
         var entry = CpkIndependentReader.Read(Path.Combine(MountPoint, "CPK/EN.CPK")).Entries.Single();
         Assert.That(entry.ContentSha256, Is.EqualTo(AfsIndependentReader.Sha256(expected)));
+        host.OutputOnce(Line, TimeSpan.FromSeconds(10)); // logged just after the "mounted" line, so possibly after the mount was ready
         Assert.That(host.Output.Split('\n').Count(l => l.Contains("merged table: ")), Is.EqualTo(1), host.Output);
         Assert.That(host.Output.Split('\n').Count(l => l.EndsWith(Line, StringComparison.Ordinal)), Is.EqualTo(1), host.Output);
 

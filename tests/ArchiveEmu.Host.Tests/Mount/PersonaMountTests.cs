@@ -57,6 +57,8 @@ public sealed class PersonaMountTests(string fuse, string language)
     [Test]
     public void TheLog_SaysOncePerFolderWhatIsNotApplied()
     {
+        foreach (var folder in new[] { "script-only: 1 file(s) in FEmulator/BF/", "script-only: 1 file(s) in bgme/", "misspelled: 1 file(s) in CRIFsV2Hok/" })
+            _host.OutputOnce($"not applied: {folder}", TimeSpan.FromSeconds(10)); // logged just after the "mounted" line
         var lines = _host.Output.Split('\n');
         Assert.That(lines.Count(l => l.Contains("not applied: script-only: 1 file(s) in FEmulator/BF/")), Is.EqualTo(1), _host.Output);
         Assert.That(lines.Count(l => l.Contains("not applied: script-only: 1 file(s) in bgme/")), Is.EqualTo(1), _host.Output);

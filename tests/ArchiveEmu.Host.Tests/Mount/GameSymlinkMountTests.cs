@@ -76,7 +76,7 @@ public sealed class GameSymlinkMountTests(string fuse, string merge)
         CiMachine.RequireRoot("passthrough needs the host's own FUSE protocol, which mounts with mount(2) as root");
         var kernel = KernelPassthroughProbe.Ask();
         CiMachine.Require(kernel.Offered == true ? null : $"the passthrough part: this kernel does not offer FUSE passthrough ({kernel.Reason})");
-        Assert.That(_host.Output, Does.Contain("passthrough on"), $"the kernel offers passthrough ({kernel.Reason}), the host did not use it");
+        Assert.That(_host.OutputOnce("passthrough on", TimeSpan.FromSeconds(10)), Does.Contain("passthrough on"), $"the kernel offers passthrough ({kernel.Reason}), the host did not use it");
         foreach (var file in untouched)
             Assert.That(OutputOnceItContains($"open {file}: passthrough (backing file "), Does.Contain($"open {file}: passthrough (backing file "));
     }

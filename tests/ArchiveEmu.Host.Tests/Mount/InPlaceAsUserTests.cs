@@ -75,7 +75,7 @@ public sealed class InPlaceAsUserTests
         var host = StartInPlaceAsNobody();
         try
         {
-            Assert.That(host.Output, Does.Contain("FUSE protocol through fusermount3"));
+            Assert.That(host.OutputOnce("FUSE protocol through fusermount3", TimeSpan.FromSeconds(10)), Does.Contain("FUSE protocol through fusermount3")); // a detail line, after "mounted"
             var line = File.ReadAllLines("/proc/self/mountinfo").Single(l => l.Split(' ')[4] == _game.Game);
             Assert.That(line, Does.Contain("user_id=65534"), line);
             // Root cannot read the user's mount: nobody copies the file out, and the copy is checked by independent readers.

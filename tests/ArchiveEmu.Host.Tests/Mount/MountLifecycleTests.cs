@@ -166,7 +166,7 @@ public sealed class MountLifecycleTests
                     Assert.Fail($"the host did not mount as nobody:\n{host.Output}");
                 Thread.Sleep(50);
             }
-            Assert.That(host.Output, Does.Contain(transport));
+            Assert.That(host.OutputOnce(transport, TimeSpan.FromSeconds(10)), Does.Contain(transport)); // a detail line, after "mounted"
             var line = File.ReadAllLines("/proc/self/mountinfo").Single(l => l.Split(' ')[4] == _game.MountPoint);
             Assert.That(line, Does.Contain("user_id=65534"), line);
 

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Machine.Steam;
 using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Host;
@@ -114,8 +115,8 @@ public sealed class MountOptions
     /// </summary>
     public string? Language { get; set; }
 
-    /// <summary>The language the mount serves (<see cref="GameLanguage.Choose"/>): Steam's record is looked up from the game folder as named, never through the in-place handle.</summary>
-    internal LanguageChoice ChooseLanguage(Action<string> warn) => GameLanguage.Choose(Language, $"{Section}:{nameof(Language)}", Game!, warn);
+    /// <summary>The language the mount serves (<see cref="SteamLanguage.Choose"/>): Steam's record is looked up from the game folder as named, never through the in-place handle.</summary>
+    internal LanguageChoice ChooseLanguage(Action<string> warn) => SteamLanguage.Choose(Language, $"{Section}:{nameof(Language)}", Game!, warn);
 
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;

@@ -1,6 +1,6 @@
 using System.Text;
 using ArchiveEmu.Core.Routing;
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 
 namespace ArchiveEmu.Fuzz;
 

@@ -3,7 +3,7 @@ using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 
 namespace ArchiveEmu.Cli.Commands;
 

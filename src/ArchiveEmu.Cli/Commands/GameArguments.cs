@@ -4,7 +4,8 @@ using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving.Languages;
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
+using ArchiveEmu.Core.Machine.Steam;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -98,7 +99,7 @@ internal sealed class GameArguments
                 waiting: message => console.Error.WriteLine($"archiveemu: warning: {message}")); // a wait for another writer: at once
             var game = EmulatedGame.Open(new GameSetup(gameFolder, mods)
             {
-                Language = GameLanguage.Choose(parse.GetValue(Language) ?? profile?.Options.Language, "--language", gameFolder, warn),
+                Language = SteamLanguage.Choose(parse.GetValue(Language) ?? profile?.Options.Language, "--language", gameFolder, warn),
                 Cache = cache,
                 VerifyContent = parse.GetValue(VerifyContent),
                 Warn = warn,

@@ -1,5 +1,5 @@
 using System.CommandLine;
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 
 namespace ArchiveEmu.Cli.Commands;
 

@@ -1,4 +1,4 @@
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 
 namespace ArchiveEmu.Cli.Doctor;
 

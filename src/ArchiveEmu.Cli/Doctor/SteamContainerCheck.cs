@@ -1,4 +1,4 @@
-using ArchiveEmu.Core.Steam;
+using ArchiveEmu.Core.Machine.Steam;
 using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Cli.Doctor;

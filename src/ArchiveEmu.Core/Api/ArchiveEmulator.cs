@@ -46,14 +46,15 @@ public sealed partial class ArchiveEmulator : IDisposable
         {
             Cache = options.OpenCache(), VerifyContent = options.VerifyContent, Pool = options.Pool,
             Compression = options.Compression, CodecProbes = options.CodecProbes,
-            Language = GameLanguage.Choose(options.Language, $"{nameof(ArchiveEmulatorOptions)}.{nameof(ArchiveEmulatorOptions.Language)}", GameFolder, options.Warn),
+            Language = GameLanguage.Requested(options.Language, $"{nameof(ArchiveEmulatorOptions)}.{nameof(ArchiveEmulatorOptions.Language)}")
+                ?? GameLanguage.Default($"{nameof(ArchiveEmulatorOptions)}.{nameof(ArchiveEmulatorOptions.Language)} not set"),
         };
     }
 
     /// <summary>Full path of the game folder.</summary>
     public string GameFolder { get; }
 
-    /// <summary>The language whose FEmulator/L10N folders apply, and where it came from (<see cref="ArchiveEmulatorOptions.Language"/>, Steam's record, or the default).</summary>
+    /// <summary>The language whose FEmulator/L10N folders apply, and where it came from (<see cref="ArchiveEmulatorOptions.Language"/>, or the default).</summary>
     internal LanguageChoice Language => _serving.Language;
 
     /// <summary>The merged file cache, when <see cref="ArchiveEmulatorOptions.CacheFolder"/> was given.</summary>

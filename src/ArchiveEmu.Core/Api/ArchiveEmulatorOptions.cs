@@ -12,7 +12,7 @@ public sealed record ArchiveEmulatorOptions
     /// <summary>Whether cache keys include xxHash3 of every input (for filesystems with coarse mtimes).</summary>
     public bool VerifyContent { get; init; }
 
-    /// <summary>Called with each warning: a damaged cache entry dropped (served by emulation instead), a Steam manifest that cannot be read.</summary>
+    /// <summary>Called with each warning: a damaged cache entry dropped (served by emulation instead), a full cache disk, a mod mistake found while serving.</summary>
     public Action<string>? Warn { get; init; }
 
     /// <summary>The pool of open handles virtual files read through; null uses <see cref="FileHandlePool.Shared"/>.</summary>
@@ -23,8 +23,9 @@ public sealed record ArchiveEmulatorOptions
 
     /// <summary>
     /// The game's language, a Localisation Framework id (<c>en</c>, <c>ja</c>, <c>zh-Hans</c>, any letter case): which
-    /// <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply. Null: the language Steam records for the game, else <c>en</c>;
-    /// an unknown id is an <see cref="ArgumentException"/> from the <see cref="ArchiveEmulator"/> constructor.
+    /// <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply. Null: <c>en</c>. The library never looks at the machine for it (a mod
+    /// loader knows the game's language; <c>archiveemu</c> takes the one Steam records). An unknown id is an
+    /// <see cref="ArgumentException"/> from the <see cref="ArchiveEmulator"/> constructor.
     /// </summary>
     public string? Language { get; init; }
 

@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core;
 /// <param name="Tables">The Persona tables merged from several mods' files, field by field.</param>
 /// <param name="Warnings">
 /// What looks like a mistake in the mods (a misspelled layout folder, a mod of which nothing applies), one line each; the cache's
-/// and a Steam manifest's warnings go to <see cref="ArchiveEmulatorOptions.Warn"/> as they happen.
+/// warnings go to <see cref="ArchiveEmulatorOptions.Warn"/> as they happen.
 /// </param>
 /// <param name="Conflicts">Every entry or whole file several mods change, with the one that wins.</param>
 public sealed record ModSetReport(
@@ -23,8 +23,8 @@ public sealed record ModSetReport(
 /// <summary>The game's language as a Localisation Framework id, and where that choice came from.</summary>
 /// <param name="Id">The framework's id, spelled as it spells it (<c>en</c>, <c>es</c>, <c>zh-Hans</c>).</param>
 /// <param name="Source">
-/// Why this one: <c>ArchiveEmulatorOptions.Language</c> when the options chose it, the Steam manifest and its setting when Steam's
-/// record named it, else <c>default: </c> and why the default applies.
+/// Why this one: <c>ArchiveEmulatorOptions.Language</c> when the options chose it, else <c>default: </c> and why the default
+/// applies (from <c>archiveemu</c>, also the Steam manifest and its setting when Steam's record named it).
 /// </param>
 public sealed record ModSetLanguage(string Id, string Source);
 

@@ -62,13 +62,12 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     internal ModLayer? WalkedMods { get; init; }
 
     /// <summary>
-    /// The language whose <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply and where it came from (<see cref="GameLanguage.Choose"/>);
-    /// unset: the one Steam records for <see cref="GameFolder"/>, else en. A front that has a setting, or reaches the game
-    /// folder through a handle (the host in place), chooses it itself.
+    /// The language whose <c>FEmulator/L10N/&lt;id&gt;/</c> folders apply and where it came from; unset: en, saying so. The library
+    /// never looks at the machine for it: the CLI and the host choose it (a setting, else Steam's record) and set it here.
     /// </summary>
     public LanguageChoice Language
     {
-        get => _language ??= GameLanguage.FromSteam(GameFolder, Warn);
+        get => _language ??= GameLanguage.Default("no language given");
         init => _language = value;
     }
 

@@ -1,7 +1,7 @@
 using System.CommandLine;
 using System.Text.Json;
 using ArchiveEmu.Cli.Commands;
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Reloaded;
 

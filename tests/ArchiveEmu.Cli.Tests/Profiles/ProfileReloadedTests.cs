@@ -1,5 +1,5 @@
 using ArchiveEmu.Cli.Commands;
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Reloaded;
 

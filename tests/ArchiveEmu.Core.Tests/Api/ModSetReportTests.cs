@@ -108,7 +108,7 @@ public sealed class ModSetReportTests
     {
         using var emulator = Emulator();
         var report = emulator.Report();
-        Assert.That(report.Language, Is.EqualTo(new ModSetLanguage("en", "default: the game is not in a Steam library")));
+        Assert.That(report.Language, Is.EqualTo(new ModSetLanguage("en", "default: ArchiveEmulatorOptions.Language not set")));
         var l10n = ModNamed(report, "font-l10n");
         Assert.That(l10n.LanguageFolders, Is.Empty);
         Assert.That(NotApplied(l10n), Is.EqualTo(new[] { ("FEmulator/L10N/es", "FONT0.FNT", true) }), "another language's folder is a choice, not a problem");

@@ -15,10 +15,11 @@ public sealed partial class FolderDependencyTests
         ["Routing"] = ["Tables", "Formats", "VirtualFiles", "Interop"],
         ["MergedCache"] = ["Formats", "VirtualFiles", "Interop"],
         ["Tables"] = ["Formats", "VirtualFiles", "Interop"],
-        ["Steam"] = ["Routing", "Interop"],
-        ["Serving"] = ["Steam", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
-        ["Api"] = ["Serving", "Steam", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
-        ["Setups"] = ["Steam", "Routing", "Interop"],
+        ["Serving"] = ["Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
+        ["Api"] = ["Serving", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
+        // The player's machine (Steam's libraries and records, Reloaded-II's setup under Wine): a leaf no folder above uses,
+        // so the library mod loaders embed never scans the machine; only the CLI and the host reach it (issue 49).
+        ["Machine"] = ["Serving", "Routing", "Interop"],
     };
 
     [GeneratedRegex(@"ArchiveEmu\.Core\.(?<folder>[A-Z][A-Za-z]+)\b")]

@@ -1,6 +1,6 @@
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving.Plans;
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Core.Tests.Routing;

@@ -1,8 +1,8 @@
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Reloaded;
 
-namespace ArchiveEmu.Core.Tests.Setups;
+namespace ArchiveEmu.Core.Tests.Machine.ReloadedII;
 
 /// <summary>
 /// Issue 32, a Reloaded-II setup read as it is (docs/RELOADED-II.md) from a fake Proton prefix: Windows paths through the prefix's

@@ -1,6 +1,6 @@
-using ArchiveEmu.Core.Steam;
+using ArchiveEmu.Core.Machine.Steam;
 
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Machine.ReloadedII;
 
 /// <summary>Where <c>--reloaded</c> looks, from the environment or given by a test: the home folder, the prefix of a Steam launch, Steam's roots.</summary>
 internal sealed record ReloadedSearchRoots(string? Home, string? SteamCompatDataPath, IReadOnlyList<string> SteamRoots)

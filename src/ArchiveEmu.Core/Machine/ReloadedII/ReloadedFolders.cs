@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Routing;
 using System.Text.Json;
 
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Machine.ReloadedII;
 
 /// <summary>Where a Reloaded-II setup was found: its configuration folder or portable folder, the Wine prefix around it, and how it was found.</summary>
 /// <param name="Prefix">The Wine prefix that maps its Windows paths (null: found outside any prefix; then only <c>Z:</c> maps).</param>

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace ArchiveEmu.Core.Steam;
+namespace ArchiveEmu.Core.Machine.Steam;
 
 /// <summary>
 /// One key of a Valve KeyValues text document (Steam's .acf and .vdf files): a quoted or bare key with either a string value

@@ -1,6 +1,6 @@
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 
-namespace ArchiveEmu.Core.Tests.Setups;
+namespace ArchiveEmu.Core.Tests.Machine.ReloadedII;
 
 /// <summary>
 /// Issue 48: the load order is found without recursion (a 100,000-long ModDependencies chain overflowed the stack) and without

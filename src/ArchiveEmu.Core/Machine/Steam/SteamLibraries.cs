@@ -1,6 +1,6 @@
 using ArchiveEmu.Core.Interop;
 
-namespace ArchiveEmu.Core.Steam;
+namespace ArchiveEmu.Core.Machine.Steam;
 
 /// <summary>
 /// Steam's libraries as its own files list them: the library holding a game (<c>&lt;library&gt;/steamapps/common/&lt;game&gt;</c>) and every

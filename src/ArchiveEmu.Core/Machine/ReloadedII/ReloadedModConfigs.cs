@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Routing;
 using System.Text.Json;
 
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Machine.ReloadedII;
 
 /// <summary>One installed Reloaded-II mod: its <c>ModConfig.json</c> fields ArchiveEmu uses, and its folder.</summary>
 internal sealed record ReloadedMod(string Id, string Name, string Version, string Folder, IReadOnlyList<string> Dependencies,

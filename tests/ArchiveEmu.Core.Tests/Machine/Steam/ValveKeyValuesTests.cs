@@ -1,8 +1,7 @@
-using ArchiveEmu.Core.Steam;
+using ArchiveEmu.Core.Machine.Steam;
 using ArchiveEmu.Core.Serving.Languages;
-using ArchiveEmu.Core.Tests.Serving.Languages;
 
-namespace ArchiveEmu.Core.Tests.Steam;
+namespace ArchiveEmu.Core.Tests.Machine.Steam;
 
 public sealed class ValveKeyValuesTests
 {

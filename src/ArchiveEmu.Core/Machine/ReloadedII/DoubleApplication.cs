@@ -1,6 +1,6 @@
 using ArchiveEmu.Core.Routing;
 
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Machine.ReloadedII;
 
 /// <summary>
 /// A file mod applied twice: ArchiveEmu serves it in the game folder, and Reloaded-II, injected in the game for code mods, loads it

@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Routing;
 using System.Text.Json;
 
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Machine.ReloadedII;
 
 /// <summary>A Reloaded-II app (<c>Apps/&lt;AppId&gt;/AppConfig.json</c>): the program it runs, as written and as mapped here, and its enabled mods in order.</summary>
 internal sealed record ReloadedApp(string Id, string Name, string Config, string Location, string? MappedLocation, IReadOnlyList<string> EnabledMods);

@@ -1,6 +1,6 @@
 using ArchiveEmu.Core.Routing;
 
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Machine.ReloadedII;
 
 /// <summary>A mod of the setup ArchiveEmu serves, in priority order (a later one wins a file, as the later loaded wins in Reloaded-II).</summary>
 /// <param name="NeededBy">When the mod is not enabled but loaded because this mod depends on it.</param>

@@ -1,7 +1,7 @@
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 
-namespace ArchiveEmu.Core.Tests.Setups;
+namespace ArchiveEmu.Core.Tests.Machine.ReloadedII;
 
 /// <summary>
 /// Issue 48: a ModConfig.json, or a mod folder, reached through a link that leads out of Reloaded-II's Mods folder was read

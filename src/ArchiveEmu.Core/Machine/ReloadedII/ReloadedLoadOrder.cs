@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Machine.ReloadedII;
 
 /// <summary>A mod Reloaded-II loads for the app: enabled, or loaded only because <see cref="NeededBy"/> depends on it.</summary>
 internal sealed record LoadedMod(ReloadedMod Mod, bool Enabled, string? NeededBy);

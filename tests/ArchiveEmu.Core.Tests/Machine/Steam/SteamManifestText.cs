@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Tests.Serving.Languages;
+namespace ArchiveEmu.Core.Tests.Machine.Steam;
 
 /// <summary>Steam appmanifest text as Steam writes it (tabs, quoted keys, nested blocks, escaped backslashes), built by the tests.</summary>
 internal static class SteamManifestText

@@ -1,8 +1,8 @@
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Reloaded;
 
-namespace ArchiveEmu.Core.Tests.Setups;
+namespace ArchiveEmu.Core.Tests.Machine.ReloadedII;
 
 /// <summary>Issue 32, <c>--reloaded</c>: where a game's Reloaded-II setup is found, with the home folder and Steam's roots given by the test.</summary>
 public sealed class ReloadedSearchTests

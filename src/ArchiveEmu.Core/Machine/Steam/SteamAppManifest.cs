@@ -1,6 +1,6 @@
 using ArchiveEmu.Core.Routing;
 
-namespace ArchiveEmu.Core.Steam;
+namespace ArchiveEmu.Core.Machine.Steam;
 
 /// <summary>
 /// Steam's record of an installed game: <c>&lt;library&gt;/steamapps/appmanifest_&lt;appid&gt;.acf</c>, whose <c>AppState</c> names the

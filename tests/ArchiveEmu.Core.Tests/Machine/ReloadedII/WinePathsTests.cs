@@ -1,7 +1,7 @@
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 
-namespace ArchiveEmu.Core.Tests.Setups;
+namespace ArchiveEmu.Core.Tests.Machine.ReloadedII;
 
 /// <summary>Windows paths Reloaded-II writes under Wine, mapped through a prefix's dosdevices/ links and matched ignoring letter case.</summary>
 public sealed class WinePathsTests

@@ -1,7 +1,7 @@
 using System.Runtime.InteropServices;
 using ArchiveEmu.Core.Interop;
 
-namespace ArchiveEmu.Core.Setups.ReloadedII;
+namespace ArchiveEmu.Core.Machine.ReloadedII;
 
 /// <summary>
 /// Windows paths as Reloaded-II writes them under Wine or Proton (<c>Z:\home\deck\…</c>, <c>E:\SteamLibrary\…</c>) mapped to this

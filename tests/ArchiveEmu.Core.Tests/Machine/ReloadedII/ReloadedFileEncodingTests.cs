@@ -1,9 +1,9 @@
 using System.Text;
-using ArchiveEmu.Core.Setups.ReloadedII;
+using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Reloaded;
 
-namespace ArchiveEmu.Core.Tests.Setups;
+namespace ArchiveEmu.Core.Tests.Machine.ReloadedII;
 
 /// <summary>
 /// Issue 48: Reloaded-II reads its JSON through a StreamReader that detects a BOM, and reads an invalid byte as U+FFFD. A BOM

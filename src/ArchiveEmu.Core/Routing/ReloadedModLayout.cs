@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace ArchiveEmu.Core.Routing;
 
 /// <summary>
@@ -11,15 +9,11 @@ namespace ArchiveEmu.Core.Routing;
 /// </summary>
 internal sealed class ReloadedModLayout
 {
-    private const string ConfigFileName = "ModConfig.json";
-
     /// <summary>The root folders ArchiveEmu reads files from, as their projects spell them.</summary>
     public static readonly string[] FileLayouts = ["Redirector", "FEmulator", "AfsRedirector", "CRIFsV2Hook", "P5REssentials"];
 
-    // Reloaded-II, source/Reloaded.Mod.Loader.IO/Config/ModConfig.cs: the fields naming files beside ModConfig.json,
-    // the icon's usual name (IconFileName) and the update metadata's default name (ReleaseMetadataFileName).
-    private static readonly string[] FileFields = ["ModIcon", "ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64", "ReleaseMetadataFileName"];
-    private static readonly string[] CodeFields = ["ModDll", "ModR2RManagedDll32", "ModR2RManagedDll64", "ModNativeDll32", "ModNativeDll64"];
+    // Reloaded-II, source/Reloaded.Mod.Loader.IO/Config/ModConfig.cs: the icon's usual name (IconFileName) and the update
+    // metadata's default name (ReleaseMetadataFileName), the mod's metadata even when ModConfig.json does not name them.
     private static readonly string[] DefaultNames = ["Preview.png", "Sewer56.Update.ReleaseMetadata.json"];
 
     private readonly Dictionary<string, string> _layouts;
@@ -80,17 +74,17 @@ internal sealed class ReloadedModLayout
         var metadata = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         string? warning = null;
         var code = new List<string>();
-        var config = entries.FirstOrDefault(e => !e.IsFolder && Path.GetFileName(e.Path).Equals(ConfigFileName, StringComparison.OrdinalIgnoreCase)).Path;
+        var config = entries.FirstOrDefault(e => !e.IsFolder && Path.GetFileName(e.Path).Equals(ModConfig.FileName, StringComparison.OrdinalIgnoreCase)).Path;
         if (config is not null)
         {
             metadata.Add(Path.GetFileName(config));
             metadata.UnionWith(DefaultNames);
             try
             {
-                foreach (var (field, name) in NamedFiles(config))
+                foreach (var (field, name) in ModConfig.Read(config).NamedFiles)
                 {
                     metadata.Add(name);
-                    if (CodeFields.Contains(field, StringComparer.OrdinalIgnoreCase))
+                    if (ModConfig.IsCodeField(field))
                         code.Add(name);
                 }
             }
@@ -118,18 +112,4 @@ internal sealed class ReloadedModLayout
     /// <summary>Whether <paramref name="name"/> looks like a misspelled layout folder: within a third of its letters of the closest one.</summary>
     public static bool NearlyALayout(string name) =>
         EditDistance.IgnoringCase(name, Closest(name)) <= Math.Max(1, Closest(name).Length / 3);
-
-    /// <summary>The files ModConfig.json names, relative to its folder with '/', each with its field.</summary>
-    private static IEnumerable<(string Field, string Name)> NamedFiles(string config)
-    {
-        using var doc = ReloadedJson.Read(config);
-        if (doc.RootElement.ValueKind != JsonValueKind.Object)
-            yield break;
-        foreach (var property in doc.RootElement.EnumerateObject())
-        {
-            if (FileFields.Contains(property.Name, StringComparer.OrdinalIgnoreCase) && property.Value.ValueKind == JsonValueKind.String
-                && property.Value.GetString() is { Length: > 0 } name && GamePaths.TryParse(name, out var file)) // else it names no file of the mod
-                yield return (property.Name, file);
-        }
-    }
 }

@@ -1,5 +1,4 @@
 using ArchiveEmu.Core.Routing;
-using System.Text.Json;
 
 namespace ArchiveEmu.Core.Machine.ReloadedII;
 
@@ -17,13 +16,7 @@ internal sealed record ReloadedMod(string Id, string Name, string Version, strin
 /// </summary>
 internal static class ReloadedModConfigs
 {
-    public const string FileName = "ModConfig.json";
-
-    // Reloaded-II's defaults for fields a ModConfig.json leaves out (ModConfig.cs).
-    private const string DefaultId = "reloaded.template.modconfig";
-    private const string DefaultName = "Reloaded Mod Config Template";
-    private const string DefaultVersion = "1.0.0";
-    private static readonly string[] CodeFields = ["ModDll", "ModNativeDll64", "ModNativeDll32", "ModR2RManagedDll64", "ModR2RManagedDll32"];
+    public const string FileName = ModConfig.FileName;
 
     /// <summary>The mods in the order Reloaded-II lists them (paths ignoring case, as on Windows), and one line per unreadable file.</summary>
     public static List<ReloadedMod> ReadAll(string modsFolder, List<string> problems)
@@ -50,22 +43,13 @@ internal static class ReloadedModConfigs
         return true;
     }
 
+    /// <summary>The mod whose <c>ModConfig.json</c> is <paramref name="file"/> (<see cref="ModConfig.Read"/>: the one reader).</summary>
     public static ReloadedMod Read(string file)
     {
-        using var doc = ReloadedJson.Read(file);
-        var root = doc.RootElement;
-        if (root.ValueKind != JsonValueKind.Object)
+        var config = ModConfig.Read(file);
+        if (!config.IsObject)
             throw new ReloadedJson.NotJson(file, "not a JSON object");
-        var code = CodeFields.Select(f => Text(root, f)).FirstOrDefault(v => !string.IsNullOrEmpty(v));
-        return new ReloadedMod(Text(root, "ModId") ?? DefaultId, Text(root, "ModName") ?? DefaultName, Text(root, "ModVersion") ?? DefaultVersion,
-            Path.GetDirectoryName(file)!, Strings(root, "ModDependencies"), Strings(root, "SupportedAppId"),
-            root.TryGetProperty("IsUniversalMod", out var universal) && universal.ValueKind == JsonValueKind.True, code);
+        return new ReloadedMod(config.Id, config.Name, config.Version, Path.GetDirectoryName(file)!, config.Dependencies, config.SupportedAppIds,
+            config.IsUniversal, config.Code);
     }
-
-    private static string? Text(JsonElement root, string name) => ReloadedJson.Text(root, name);
-
-    private static string[] Strings(JsonElement root, string name) =>
-        root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Array
-            ? [.. value.EnumerateArray().Where(v => v.ValueKind == JsonValueKind.String).Select(v => v.GetString()!)]
-            : [];
 }

@@ -36,9 +36,8 @@ internal static class SteamContainerCheck
             foreach (var path in (machine.Environment(variable) ?? "").Split(':').Where(Path.IsPathRooted))
                 if (Inside(full, path))
                     return $"{variable} holds {path}";
-        foreach (var (steamapps, installDir) in SteamAppManifest.Libraries(full))
-            if (SteamAppManifest.Find(steamapps, installDir, []) is { } manifest)
-                return $"the game's Steam install folder, per {manifest.Path}";
+        if (SteamAppManifest.OfGame(full, []) is { } manifest)
+            return $"the game's Steam install folder, per {manifest.Path}";
         return null;
     }
 

@@ -29,24 +29,46 @@ internal sealed record SteamAppManifest(string Path, ValveKeyValues AppState)
     }
 
     /// <summary>
-    /// The manifest in <paramref name="steamapps"/> whose <c>installdir</c> is <paramref name="installDir"/>: spelled exactly
-    /// if one is, else ignoring letter case (Windows' folders, a library copied between systems). A manifest that cannot be
-    /// read or parsed goes to <paramref name="unreadable"/> as one line naming it and what is wrong.
+    /// The manifest of the game in <paramref name="gameFolder"/> in the Steam library it sits in (<see cref="Libraries"/>), or null;
+    /// manifests that cannot be read go to <paramref name="unreadable"/>.
     /// </summary>
-    public static SteamAppManifest? Find(string steamapps, string installDir, List<string> unreadable)
+    public static SteamAppManifest? OfGame(string gameFolder, List<string> unreadable) =>
+        Installing(gameFolder, Libraries(gameFolder).Select(l => l.Steamapps).Distinct(), unreadable).FirstOrDefault();
+
+    /// <summary>
+    /// The one lookup of "the manifest whose install folder is this one", for the game's language, its Proton prefix and doctor:
+    /// each manifest in the <c>steamapps</c> folders <paramref name="steamappsFolders"/>, in order, whose
+    /// <c>steamapps/common/&lt;installdir&gt;</c> is <paramref name="gameFolder"/> (as given, or by real path); where none in a
+    /// folder is, the first whose installdir is the game folder's name ignoring letter case (Windows' folders, a library copied
+    /// between systems). A manifest that cannot be read or parsed goes to <paramref name="unreadable"/> as one line naming it
+    /// and what is wrong.
+    /// </summary>
+    public static IEnumerable<SteamAppManifest> Installing(string gameFolder, IEnumerable<string> steamappsFolders, List<string> unreadable)
     {
-        SteamAppManifest? caseOnly = null;
-        foreach (var file in ManifestFiles(steamapps))
+        var given = System.IO.Path.TrimEndingDirectorySeparator(System.IO.Path.GetFullPath(gameFolder));
+        var real = GamePaths.RealPath(given);
+        var name = System.IO.Path.GetFileName(given);
+        foreach (var steamapps in steamappsFolders)
         {
-            var manifest = Read(file, unreadable);
-            if (manifest?.AppState.ValueAt("installdir") is not { } dir)
-                continue;
-            if (dir == installDir)
-                return manifest;
-            if (caseOnly is null && dir.Equals(installDir, StringComparison.OrdinalIgnoreCase))
-                caseOnly = manifest;
+            SteamAppManifest? caseOnly = null;
+            bool found = false;
+            foreach (var file in ManifestFiles(steamapps))
+            {
+                var manifest = Read(file, unreadable);
+                if (manifest?.AppState.ValueAt("installdir") is not { Length: > 0 } dir)
+                    continue;
+                var installed = System.IO.Path.Combine(steamapps, "common", dir);
+                if (installed == given || installed == real || (Directory.Exists(installed) && GamePaths.RealPath(installed) == real))
+                {
+                    found = true;
+                    yield return manifest;
+                }
+                else if (caseOnly is null && dir.Equals(name, StringComparison.OrdinalIgnoreCase))
+                    caseOnly = manifest;
+            }
+            if (!found && caseOnly is not null)
+                yield return caseOnly;
         }
-        return caseOnly;
     }
 
     private static IEnumerable<string> ManifestFiles(string steamapps)
@@ -68,7 +90,7 @@ internal sealed record SteamAppManifest(string Path, ValveKeyValues AppState)
             var appState = ValveKeyValues.Parse(File.ReadAllText(file))["AppState"];
             if (appState?.ValueAt("installdir") is null)
             {
-                unreadable.Add($"{file}: Steam's manifest has no AppState with an installdir; its game's language is not known");
+                unreadable.Add($"{file}: Steam's manifest has no AppState with an installdir; the game it installs is not known");
                 return null;
             }
             return new SteamAppManifest(file, appState);

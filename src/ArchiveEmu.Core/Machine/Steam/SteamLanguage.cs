@@ -23,9 +23,8 @@ internal static class SteamLanguage
         if (libraries.Count == 0)
             return GameLanguage.Default("the game is not in a Steam library");
         var unreadable = new List<string>();
-        foreach (var (steamapps, installDir) in libraries)
-            if (SteamAppManifest.Find(steamapps, installDir, unreadable) is { } manifest)
-                return FromManifest(manifest, warn);
+        if (SteamAppManifest.OfGame(gameFolder, unreadable) is { } manifest)
+            return FromManifest(manifest, warn);
         // Only when no manifest names the game: a garbled one may be its own.
         foreach (var line in unreadable)
             warn?.Invoke(line);

@@ -16,31 +16,15 @@ internal static class SteamLibraries
         var libraries = Libraries(gameFolder, steamRoots, problems);
         foreach (var library in libraries)
         {
-            var steamapps = Path.Combine(library, "steamapps");
-            if (!Directory.Exists(steamapps))
-                continue;
-            foreach (var manifest in Directory.EnumerateFiles(steamapps, "appmanifest_*.acf").Order(StringComparer.Ordinal))
+            foreach (var manifest in SteamAppManifest.Installing(gameFolder, [Path.Combine(library, "steamapps")], problems))
             {
-                ValveKeyValues state;
-                try
-                {
-                    state = Read(manifest);
-                }
-                catch (Exception e) when (e is InvalidDataException or IOException)
-                {
-                    problems.Add(e.Message);
-                    continue;
-                }
-                var app = state["AppState"];
-                if (app?.ValueAt("installdir") is not { Length: > 0 } installDir || app.ValueAt("appid") is not { Length: > 0 } appId)
-                    continue;
-                if (!SameFolder(Path.Combine(steamapps, "common", installDir), gameFolder))
+                if (manifest.AppState.ValueAt("appid") is not { Length: > 0 } appId)
                     continue;
                 foreach (var other in libraries.Prepend(library).Distinct())
                 {
                     var compat = Path.Combine(other, "steamapps", "compatdata", appId);
                     if (Directory.Exists(compat))
-                        yield return (appId, manifest, compat);
+                        yield return (appId, manifest.Path, compat);
                 }
             }
         }
@@ -89,8 +73,6 @@ internal static class SteamLibraries
             throw new InvalidDataException($"{file}: {e.Message}", e);
         }
     }
-
-    private static bool SameFolder(string a, string b) => Directory.Exists(a) && Real(a) == Real(b);
 
     private static string Real(string path) => Path.TrimEndingDirectorySeparator(RealPaths.AsFarAsItExists(path));
 }

@@ -1,8 +1,8 @@
 namespace ArchiveEmu;
 
 /// <summary>
-/// Human-readable sizes for reports and logs. Internal, and compiled into the CLI and the host too (linked from
-/// their project files), so the wording is one piece of code without being part of Core's public API.
+/// Human-readable sizes for reports and logs. Internal to Core, which lets the CLI and the host see its internals
+/// (InternalsVisibleTo), so the wording is one piece of code without being part of Core's public API.
 /// </summary>
 internal static class Units
 {

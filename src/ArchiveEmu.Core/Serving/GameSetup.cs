@@ -9,8 +9,9 @@ namespace ArchiveEmu.Core.Serving;
 
 /// <summary>
 /// One description of a modded game, everything <see cref="EmulatedGame.Open"/> needs to serve it: the game folder, the mod
-/// folders in priority order, and how to serve them. A new way to describe a game (a language, a loader's setup, a profile)
-/// is a new property here, so every front door (the CLI, the host, the API) gets it at once.
+/// folders in priority order, the language, and how to serve them. It starts where the library starts, at folders: the
+/// CLI and the host turn what the player has (a profile, a Reloaded-II setup, the language Steam records: <c>Machine/</c>)
+/// into these, and the API takes them from a mod loader.
 /// </summary>
 /// <param name="GameFolder">The game folder, as shipped.</param>
 /// <param name="ModFolders">Mod folders, lowest priority first (a later one wins an entry both touch).</param>

@@ -149,7 +149,7 @@ public static class MountHost
             error.WriteLine($"archiveemu unmount: {full}: unmounting needs Linux");
             return 1;
         }
-        full = MountPointPlace.Real(full); // mountinfo lists the path with its symlinks resolved
+        full = Core.Interop.RealPaths.Of(full); // mountinfo lists the path with its symlinks resolved
         if (MountPointState.Find(full) is not { } mount)
         {
             error.WriteLine($"archiveemu unmount: {full}: nothing is mounted there");

@@ -26,7 +26,7 @@ public sealed class MountOptions
     /// Steam's "$PWD" may run through ~/.steam/steam), else the mount point. Taken once, before mounting: resolving the
     /// game path later would go through the mount.
     /// </summary>
-    internal string ServedAt => _servedAt ??= InPlace ? Host.Fuse.MountPointPlace.Real(Game!) : Path.GetFullPath(MountPoint!);
+    internal string ServedAt => _servedAt ??= InPlace ? Core.Interop.RealPaths.Of(Game!) : Path.GetFullPath(MountPoint!);
 
     private string? _servedAt;
 

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using System.CommandLine;
 using ArchiveEmu.Cli.Profiles;
 using ArchiveEmu.Core.MergedCache;
@@ -161,8 +162,8 @@ internal sealed class GameArguments
     {
         if (!Path.IsPathRooted(archive))
             return GamePaths.Parse(archive); // ./CPK//EN.CPK is CPK/EN.CPK, modded, not the game's original
-        foreach (var (root, path) in new[] { (Path.GetFullPath(gameFolder), Path.GetFullPath(archive)), (ResolvedPaths.Real(gameFolder), ResolvedPaths.Location(archive)) })
-            if (ResolvedPaths.IsInside(root, path) && !ResolvedPaths.Same(root.TrimEnd(Path.DirectorySeparatorChar), path))
+        foreach (var (root, path) in new[] { (Path.GetFullPath(gameFolder), Path.GetFullPath(archive)), (RealPaths.Of(gameFolder), RealPaths.Location(archive)) })
+            if (RealPaths.IsInside(root, path) && !RealPaths.Same(root.TrimEnd(Path.DirectorySeparatorChar), path))
                 return GamePaths.Parse(Path.GetRelativePath(root, path));
         throw new IOException($"{archive}: not inside the game folder {Path.GetFullPath(gameFolder)}; "
             + "give a file of the game, relative to it (such as data/textures.afs) or inside it");

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>
@@ -13,8 +14,8 @@ internal static class ModFolders
         foreach (var mod in mods)
         {
             // As written (game/../game/data) and with symlinks resolved (a link to the game folder).
-            if (ResolvedPaths.IsInside(game, Full(mod)) || ResolvedPaths.IsInside(game, ResolvedPaths.Real(mod)))
-                return $"--mod {mod} is {(ResolvedPaths.Same(ResolvedPaths.Real(game), ResolvedPaths.Real(mod)) ? "the game folder" : "inside the game folder")} "
+            if (RealPaths.IsInside(game, Full(mod)) || RealPaths.IsInside(game, RealPaths.Of(mod)))
+                return $"--mod {mod} is {(RealPaths.Same(RealPaths.Of(game), RealPaths.Of(mod)) ? "the game folder" : "inside the game folder")} "
                     + $"{game}; a mod is a folder of its own that mirrors the game's";
         }
         return null;
@@ -53,16 +54,16 @@ internal static class ModFolders
         var full = mods.Select(Full).ToArray();
         var kept = new List<string>();
         for (int i = 0; i < full.Length; i++)
-            if (!full.Skip(i + 1).Any(later => ResolvedPaths.Same(later, full[i])))
+            if (!full.Skip(i + 1).Any(later => RealPaths.Same(later, full[i])))
                 kept.Add(mods[i]);
         var keptFull = kept.Select(Full).ToList();
-        foreach (var twice in full.Where(f => full.Count(g => ResolvedPaths.Same(f, g)) > 1).Distinct())
+        foreach (var twice in full.Where(f => full.Count(g => RealPaths.Same(f, g)) > 1).Distinct())
         {
-            int at = keptFull.FindIndex(k => ResolvedPaths.Same(k, twice));
+            int at = keptFull.FindIndex(k => RealPaths.Same(k, twice));
             warnings.Add($"--mod {twice} is given twice; it is used once, at its last position ({(at == 0 ? "first" : $"after {keptFull[at - 1]}")})");
         }
         foreach (var outer in keptFull)
-            foreach (var inner in keptFull.Where(m => !ResolvedPaths.Same(m, outer) && ResolvedPaths.IsInside(outer, ResolvedPaths.Real(m))))
+            foreach (var inner in keptFull.Where(m => !RealPaths.Same(m, outer) && RealPaths.IsInside(outer, RealPaths.Of(m))))
                 warnings.Add($"--mod {inner} is inside --mod {outer}; its files are applied twice, once under each");
         return [.. kept];
     }

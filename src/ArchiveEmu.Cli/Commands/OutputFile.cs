@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Cli.Commands;
@@ -18,12 +19,12 @@ internal static class OutputFile
     /// <param name="reads">The files the output is made from (links are resolved here).</param>
     public static void RequireOutside(string output, IReadOnlyList<(string Folder, string Whose)> folders, IEnumerable<string> reads)
     {
-        var target = ResolvedPaths.Real(output);
-        foreach (var path in new[] { ResolvedPaths.Location(output), target }.Distinct())
+        var target = RealPaths.Of(output);
+        foreach (var path in new[] { RealPaths.Location(output), target }.Distinct())
             foreach (var (folder, whose) in folders)
-                if (ResolvedPaths.IsInside(folder, path))
+                if (RealPaths.IsInside(folder, path))
                     throw Refused(output, path, $"inside {whose} folder {folder} and would overwrite {whose}'s files");
-        if (reads.Any(read => ResolvedPaths.Same(ResolvedPaths.Real(read), target)))
+        if (reads.Any(read => RealPaths.Same(RealPaths.Of(read), target)))
             throw Refused(output, target, "a file this command reads and would overwrite it");
     }
 

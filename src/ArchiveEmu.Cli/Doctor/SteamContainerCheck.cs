@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Machine.Steam;
 using ArchiveEmu.Core.Serving.Languages;
 
@@ -27,23 +28,17 @@ internal static class SteamContainerCheck
     /// <summary>Why the container shares <paramref name="full"/>, or null when it does not.</summary>
     internal static string? SharedBy(string full, DoctorMachine machine)
     {
-        if (Inside(full, machine.Home))
+        if (RealPaths.IsUnder(machine.Home, full))
             return $"the home folder {machine.Home}";
         foreach (var always in machine.SharedTempFolders)
-            if (Inside(full, always))
+            if (RealPaths.IsUnder(always, full))
                 return always;
         foreach (var variable in new[] { "STEAM_COMPAT_INSTALL_PATH", "STEAM_COMPAT_LIBRARY_PATHS", "STEAM_COMPAT_MOUNTS", "PRESSURE_VESSEL_FILESYSTEMS_RW", "PRESSURE_VESSEL_FILESYSTEMS_RO" })
             foreach (var path in (machine.Environment(variable) ?? "").Split(':').Where(Path.IsPathRooted))
-                if (Inside(full, path))
+                if (RealPaths.IsUnder(path, full))
                     return $"{variable} holds {path}";
         if (SteamAppManifest.OfGame(full, []) is { } manifest)
             return $"the game's Steam install folder, per {manifest.Path}";
         return null;
-    }
-
-    private static bool Inside(string full, string folder)
-    {
-        var root = Path.GetFullPath(folder).TrimEnd('/');
-        return root.Length > 0 && (full == root || full.StartsWith(root + "/", StringComparison.Ordinal));
     }
 }

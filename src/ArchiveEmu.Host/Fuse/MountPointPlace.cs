@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using ArchiveEmu.Core.Interop;
 
 namespace ArchiveEmu.Host.Fuse;
@@ -13,10 +12,10 @@ internal static class MountPointPlace
     public static string? Check(string mountPoint, string game, IEnumerable<string> mods)
     {
         var full = Path.GetFullPath(mountPoint);
-        var real = Real(full);
+        var real = RealPaths.Of(full);
         foreach (var (kind, folder) in mods.Select(m => ("mod", m)).Prepend(("game", game)))
         {
-            var root = Real(folder);
+            var root = RealPaths.Of(folder);
             string where;
             if (real == root)
                 where = $"the {kind} folder {Path.GetFullPath(folder)} itself";
@@ -38,39 +37,16 @@ internal static class MountPointPlace
     /// </summary>
     public static string? CheckInPlace(string game, IEnumerable<string> mods, string? cache)
     {
-        var root = Real(game);
+        var root = RealPaths.Of(game);
         foreach (var (kind, folder) in mods.Select(m => ("mod", (string?)m)).Append(("cache", cache)))
         {
             if (string.IsNullOrEmpty(folder))
                 continue;
-            var real = Real(folder);
+            var real = RealPaths.Of(folder);
             if (real == root || real.StartsWith(root.TrimEnd('/') + "/", StringComparison.Ordinal))
                 return $"{Path.GetFullPath(folder)}: the {kind} folder is inside the game folder {Path.GetFullPath(game)}, which the "
                        + $"in-place mount covers; move it outside the game folder";
         }
         return null;
-    }
-
-    /// <summary>The full path with its symlinks resolved (realpath(3)) as far as it exists, the rest appended.</summary>
-    internal static string Real(string path)
-    {
-        var rest = "";
-        for (var existing = Path.GetFullPath(path).TrimEnd('/'); existing.Length > 0; existing = Path.GetDirectoryName(existing) ?? "")
-        {
-            nint resolved = LibC.RealPath(existing, 0);
-            if (resolved != 0)
-            {
-                try
-                {
-                    return Path.Join(Marshal.PtrToStringUTF8(resolved), rest).TrimEnd('/');
-                }
-                finally
-                {
-                    LibC.Free(resolved);
-                }
-            }
-            rest = Path.Join(Path.GetFileName(existing), rest);
-        }
-        return Path.GetFullPath(path).TrimEnd('/');
     }
 }

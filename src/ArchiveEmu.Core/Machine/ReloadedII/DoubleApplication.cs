@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Routing;
 
 namespace ArchiveEmu.Core.Machine.ReloadedII;
@@ -28,7 +29,7 @@ internal static class DoubleApplication
         var readers = new SortedSet<string>(StringComparer.Ordinal);
         foreach (var served in servedMods)
         {
-            var mod = loaded.FirstOrDefault(m => WinePaths.Real(m.Folder) == WinePaths.Real(served));
+            var mod = loaded.FirstOrDefault(m => RealPaths.Same(RealPaths.Of(m.Folder), RealPaths.Of(served)));
             if (mod is null)
                 continue;
             var layout = ReloadedModLayout.Read(mod.Folder);

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Routing;
 using System.Text.Json;
 
@@ -36,7 +37,7 @@ internal static class ReloadedApps
     /// <see cref="IOException"/> listing every app and where its program is when none is.</summary>
     public static ReloadedApp ForGame(IReadOnlyList<ReloadedApp> apps, string gameFolder, string appsFolder, List<string> notes)
     {
-        var matching = apps.Where(a => a.MappedLocation is { } exe && WinePaths.IsInside(gameFolder, exe)).ToList();
+        var matching = apps.Where(a => a.MappedLocation is { } exe && RealPaths.IsInside(gameFolder, RealPaths.Of(exe), ignoreCase: true)).ToList();
         if (matching.Count == 0)
         {
             var listed = apps.Count == 0 ? "it has none"

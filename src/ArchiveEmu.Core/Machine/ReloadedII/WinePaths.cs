@@ -82,18 +82,6 @@ internal static class WinePaths
         return path;
     }
 
-    /// <summary>The path with every symlink resolved (realpath(3)) as far as it exists, the rest appended, no separator at the end.</summary>
-    public static string Real(string path) => Path.TrimEndingDirectorySeparator(RealPaths.AsFarAsItExists(path));
-
-    /// <summary>Whether <paramref name="path"/> is <paramref name="folder"/> or inside it, both resolved, letter case aside (as Windows compares).</summary>
-    public static bool IsInside(string folder, string path)
-    {
-        var root = Path.TrimEndingDirectorySeparator(Real(folder));
-        var real = Real(path);
-        return real.Equals(root, StringComparison.OrdinalIgnoreCase)
-            || real.StartsWith(root.TrimEnd('/') + "/", StringComparison.OrdinalIgnoreCase);
-    }
-
     /// <summary>The Wine prefix holding <paramref name="folder"/>: the nearest folder above it holding <c>drive_c/</c> and <c>dosdevices/</c>, or null.</summary>
     public static string? PrefixAbove(string folder)
     {

@@ -58,7 +58,7 @@ internal static class SteamLibraries
             }
         }
         // A library reached twice (~/.steam/steam is a link to ~/.local/share/Steam) is kept once.
-        return libraries.Where(Directory.Exists).DistinctBy(Real).ToList();
+        return libraries.Where(Directory.Exists).DistinctBy(RealPaths.Of).ToList();
     }
 
     /// <summary>A Steam file's KeyValues (the one reader, <see cref="ValveKeyValues"/>); bad text names the file.</summary>
@@ -73,6 +73,4 @@ internal static class SteamLibraries
             throw new InvalidDataException($"{file}: {e.Message}", e);
         }
     }
-
-    private static string Real(string path) => Path.TrimEndingDirectorySeparator(RealPaths.AsFarAsItExists(path));
 }

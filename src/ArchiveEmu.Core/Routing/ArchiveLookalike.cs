@@ -9,7 +9,10 @@ namespace ArchiveEmu.Core.Routing;
 /// and nothing else, all index-named (<c>3.dds</c>, <c>12_foo.adx</c>), or when its name is a mistyped archive's beside it
 /// (<see cref="MistypesAnArchive"/>).
 /// </summary>
-internal sealed class ArchiveLookalike(string gameRoot)
+/// <param name="gameRoot">The game folder.</param>
+/// <param name="namesIn">The game's names in a game folder (relative, "" for the root); null lists the folder each time. A walk
+/// passes the listing it already keeps (<see cref="GameSpelling.GameNames"/>), so no game folder is listed twice.</param>
+internal sealed class ArchiveLookalike(string gameRoot, Func<string, IEnumerable<string>>? namesIn = null)
 {
     private static readonly HashSet<string> ArchiveExtensions =
         ArchiveFormats.All.SelectMany(f => f.Extensions).ToHashSet(StringComparer.OrdinalIgnoreCase);
@@ -23,24 +26,28 @@ internal sealed class ArchiveLookalike(string gameRoot)
     /// <summary>
     /// Whether <paramref name="relative"/>, a mod folder the game lacks in a game folder it has, is a few letters from an
     /// archive in that folder (<c>CPK/EN.CKP</c> beside <c>CPK/EN.CPK</c>): at most a third of the name's letters apart (at
-    /// least one), as <see cref="ReloadedModLayout"/> judges a misspelled layout folder. Only the game folder itself is
-    /// listed, once per call: a mod's new folders must not cost a walk of the whole game.
+    /// least one), as <see cref="ReloadedModLayout"/> judges a misspelled layout folder. Only that game folder's names are
+    /// looked at: a mod's new folders must not cost a walk of the whole game.
     /// </summary>
     public bool MistypesAnArchive(string relative)
     {
         int slash = relative.LastIndexOf('/');
         string name = relative[(slash + 1)..];
-        var folder = GamePaths.Full(gameRoot, slash < 0 ? "" : relative[..slash]);
-        if (!Directory.Exists(folder))
-            return false; // a container file's slices are listed by routes, not here
+        string parent = slash < 0 ? "" : relative[..slash];
+        return (namesIn ?? ListFiles)(parent).Any(file => ArchiveExtensions.Contains(Path.GetExtension(file))
+            && EditDistance.IgnoringCase(file, name) <= Math.Max(1, name.Length / 3));
+    }
+
+    private IEnumerable<string> ListFiles(string parent)
+    {
+        var folder = GamePaths.Full(gameRoot, parent);
         try
         {
-            return Directory.EnumerateFiles(folder).Select(f => Path.GetFileName(f)).Any(file => ArchiveExtensions.Contains(Path.GetExtension(file))
-                && EditDistance.IgnoringCase(file, name) <= Math.Max(1, name.Length / 3));
+            return Directory.Exists(folder) ? Directory.GetFiles(folder).Select(f => Path.GetFileName(f)).ToArray() : [];
         }
         catch (Exception e) when (e is UnauthorizedAccessException or IOException)
         {
-            return false; // an unlistable folder: the route walk says so where it matters
+            return []; // an unlistable folder: the route walk says so where it matters
         }
     }
 

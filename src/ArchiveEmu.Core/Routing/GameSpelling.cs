@@ -42,6 +42,17 @@ internal sealed class GameSpelling(string gameRoot, IEnumerable<string> sliceRou
     }
 
     /// <summary>
+    /// The game's names in <paramref name="parent"/> (spelled as the game does, "" for the root), from the one listing
+    /// <see cref="Child"/> keeps; none when it cannot be listed.
+    /// </summary>
+    public IEnumerable<string> GameNames(string parent)
+    {
+        if (!_folders.TryGetValue(parent, out var folder))
+            _folders[parent] = folder = new Folder(TryList(parent));
+        return folder.Game?.Values.SelectMany(spellings => spellings) ?? [];
+    }
+
+    /// <summary>
     /// The names in a game folder, or for a game file that holds archives (slices), the next components of their routes;
     /// null when the folder cannot be listed.
     /// </summary>

@@ -112,10 +112,12 @@ internal sealed partial class ModRouter
     private sealed partial class Walker(ModRouter router)
     {
         private readonly GameSpelling _spelling = new(router._game, router._slices.Keys);
-        private readonly ArchiveLookalike _lookalike = new(router._game);
+        private ArchiveLookalike? _lookalike; // made on first use, with the walk's own listings (Lookalike)
         private readonly DecodedEntries _decoded = new(router.DecodeCacheFolder);
 
         public DecodedEntries Decoded => _decoded;
+
+        private ArchiveLookalike Lookalike => _lookalike ??= new ArchiveLookalike(router._game, _spelling.GameNames);
         private readonly Dictionary<string, string> _modTargets = new(StringComparer.Ordinal); // this mod's whole files, by target
         private string _modRoot = "", _modName = "", _rule = ModRules.Mirror;
 
@@ -152,15 +154,15 @@ internal sealed partial class ModRouter
             var entries = GamePaths.EntriesInside(_modRoot, folder).ToList();
             if (!inGame && !warned && ArchiveLookalike.LooksLikeArchive(relative, entries))
             {
-                Warnings.Add(_lookalike.Warn(folder, relative));
+                Warnings.Add(Lookalike.Warn(folder, relative));
                 warned = true;
             }
             foreach (var (path, isFolder) in entries)
             {
                 var (childRelative, childInGame) = _spelling.Child(relative, inGame, Path.GetFileName(path), path);
-                if (isFolder && inGame && !childInGame && !warned && _lookalike.MistypesAnArchive(childRelative))
+                if (isFolder && inGame && !childInGame && !warned && Lookalike.MistypesAnArchive(childRelative))
                 {
-                    Warnings.Add(_lookalike.Warn(path, childRelative));
+                    Warnings.Add(Lookalike.Warn(path, childRelative));
                     ChildFolder(path, childRelative, childInGame, warned: true);
                 }
                 else if (isFolder)

@@ -1,6 +1,6 @@
 using System.Text.Json.Nodes;
 using ArchiveEmu.Core.Routing;
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -16,7 +16,7 @@ internal static class TableReport
     /// <summary>Per table a line naming it, a line of the mods with their field counts, its conflicts (capped), then what was not applied.</summary>
     public static void WriteText(TextWriter o, RoutePlan plan)
     {
-        foreach (var table in MergedTableReports.Of(plan))
+        foreach (var table in MergedEntryReports.Of(plan))
         {
             var (path, report) = table;
             o.WriteLine($"{path}  (merged table{AlsoIn(table)})");
@@ -32,7 +32,7 @@ internal static class TableReport
     }
 
     /// <summary>The build JSON's <c>tables</c>: path, the CPK whose copy was the original, mods with fields, every conflict, and the lines not applied.</summary>
-    public static JsonArray Json(RoutePlan plan) => JsonOutput.Array(MergedTableReports.Of(plan), t => new JsonObject
+    public static JsonArray Json(RoutePlan plan) => JsonOutput.Array(MergedEntryReports.Of(plan), t => new JsonObject
     {
         ["path"] = t.Path,
         ["original"] = t.Report.Original,
@@ -48,7 +48,7 @@ internal static class TableReport
     /// </summary>
     public static bool TryList(RoutePlan plan, string target, bool json, TextWriter o)
     {
-        if (MergedTableReports.Find(plan, target) is not { } table)
+        if (MergedEntryReports.Find(plan, target) is not { } table)
             return false;
         var (path, report) = table;
         if (json)
@@ -81,14 +81,14 @@ internal static class TableReport
         return true;
     }
 
-    private static JsonObject ConflictJson(TableConflict c) =>
+    private static JsonObject ConflictJson(MergeConflict c) =>
         new() { ["segment"] = c.Segment, ["offset"] = c.Offset, ["width"] = c.Width, ["mods"] = JsonOutput.Strings(c.Mods), ["winner"] = c.Winner };
 
-    private static string Conflict(TableConflict c) =>
+    private static string Conflict(MergeConflict c) =>
         $"segment {c.Segment} offset {c.Offset} width {c.Width}: {string.Join(", ", c.Mods)} -> {c.Winner} wins";
 
     // The other CPKs serving this one merge, made from the named CPK's copy of the table (docs/TABLES.md, "In routing").
-    private static string AlsoIn(BoundTable table) => table.BoundIn.Count > 1 ? $", also served in {string.Join(", ", table.BoundIn.Skip(1))}" : "";
+    private static string AlsoIn(BoundMerge table) => table.BoundIn.Count > 1 ? $", also served in {string.Join(", ", table.BoundIn.Skip(1))}" : "";
 
     private static string Fields(int count) => count == 1 ? "1 field" : $"{count} fields";
 }

@@ -1,6 +1,6 @@
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving.Languages;
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges;
 
 namespace ArchiveEmu.Core;
 
@@ -13,7 +13,7 @@ internal static class ModSetReports
     public static ModSetReport Of(RoutePlan plan, LanguageChoice language) => new(
         new ModSetLanguage(language.Id, language.Source),
         plan.ModReports.Select(Mod).ToArray(),
-        MergedTableReports.Of(plan).Select(t => Table(t.Path, t.Report)).ToArray(),
+        MergedEntryReports.Of(plan).Select(t => Table(t.Path, t.Report)).ToArray(),
         plan.Warnings.ToArray(),
         plan.Conflicts.Select(c => new EntryConflict(c.Target, c.Entry, c.Mods.ToArray(), c.Winner, c.Rules.ToArray())).ToArray());
 
@@ -28,8 +28,8 @@ internal static class ModSetReports
         _ => throw new InvalidOperationException($"{mod.Root}: layout '{mod.Layout}' has no {nameof(ModFolderLayout)}"),
     };
 
-    // MergedTableReports names a table "<the game folder's archive>/<its path from that archive's root>": split back into the two.
-    private static MergedTableReport Table(string path, TableMergeReport report) => new(path, path[..^(report.Path.Length + 1)], report.Path,
+    // MergedEntryReports names a table "<the game folder's archive>/<its path from that archive's root>": split back into the two.
+    private static MergedTableReport Table(string path, EntryMergeReport report) => new(path, path[..^(report.Path.Length + 1)], report.Path,
         report.Mods.Select(m => new MergedTableMod(m.Mod, m.Fields, m.FieldsWon)).ToArray(),
         report.Conflicts.Select(c => new MergedFieldConflict(c.Segment, c.Offset, c.Width, c.Mods.ToArray(), c.Winner)).ToArray(),
         report.NotApplied.ToArray());

@@ -16,7 +16,7 @@ internal sealed class ArchiveChanges
     private readonly DecodedEntries _decoded;
     private readonly List<string> _mods = []; // every mod with a file in it, for a nested entry's origin
     private string? _mod;
-    private TableMerges? _tables; // the Persona tables mods give in it, merged rather than replaced (docs/TABLES.md)
+    private EntryMergeNotes? _merges; // the entries mods give in it that a registered merge claims (docs/TABLES.md)
 
     public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, DecodedEntries decoded, ArchiveSource? slice = null)
     {
@@ -28,7 +28,7 @@ internal sealed class ArchiveChanges
         _changes = new OrderedChanges<EntryKey, Change>(new EntryKeyComparer(format.NameComparer));
         _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(new EntryKeyComparer(format.NameComparer));
         _inside = new ArchiveInside(relativePath, gamePath, format, slice, decoded, () => Addressing);
-        _tables = TableMerges.ForGameArchive(gamePath, relativePath, format, slice, _changes.Comparer);
+        _merges = EntryMergeNotes.ForGameArchive(gamePath, relativePath, format, slice, _changes.Comparer);
     }
 
     private EntryAddressing? _addressing;
@@ -41,7 +41,7 @@ internal sealed class ArchiveChanges
         _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(walked._fromThisMod.Comparer);
         _inside = walked._inside;
         _addressing = walked._addressing;
-        _tables = walked._tables;
+        _merges = walked._merges;
     }
 
     /// <summary>
@@ -120,12 +120,12 @@ internal sealed class ArchiveChanges
                 return;
             _fromThisMod[key] = (file, specificity, false);
             _changes.ReplaceLast(key, change, rule);
-            _tables?.Note(key, modName, delete ? null : file);
+            _merges?.Note(key, modName, delete ? null : file);
             return;
         }
         _fromThisMod[key] = (file, specificity, false);
         _changes.Set(key, change, modName, rule);
-        _tables?.Note(key, modName, delete ? null : file);
+        _merges?.Note(key, modName, delete ? null : file);
     }
 
     /// <summary>
@@ -156,7 +156,7 @@ internal sealed class ArchiveChanges
         if (_changes.TryGetValue(through.Key, out var current) && current.Nested is { } inner)
             return inner; // more changes inside the same archive: not a conflict at this level
         inner = new ArchiveChanges($"{RelativePath}/{through.Folder}", GamePath, through.Format, _decoded, through.Source);
-        inner._tables = _tables?.Inside(through.Folder, inner._changes.Comparer);
+        inner._merges = _merges?.Inside(through.Folder, inner._changes.Comparer);
         _changes.Set(through.Key, new Change(through.Key, null, inner), modName, rule);
         return inner;
     }
@@ -165,37 +165,37 @@ internal sealed class ArchiveChanges
         new($"{file}: targets entry {key} of {(Slice is null ? GamePath : RelativePath)}, as {_fromThisMod[key].File} in the same mod does; the mod is ambiguous, keep one of them");
 
     /// <summary>
-    /// The route; <paramref name="tables"/> (one resolve's, across the game's CPKs) chooses each Persona table's original and
-    /// merges it once, reading the mods' files as their language folders give them.
+    /// The route; <paramref name="originals"/> (one resolve's, across the game's archives) merges each entry a registered merge
+    /// claims once, against the original it chooses, reading the mods' files as their language folders give them.
     /// </summary>
-    public ArchiveRoute ToRoute(TableOriginals tables)
+    public ArchiveRoute ToRoute(MergeOriginals originals)
     {
         var nested = _changes.Values.Where(c => c.Nested is not null)
-            .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(tables), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
-        var merged = MergeTables(tables);
-        // A merged table's mods are no conflict over the whole entry: its report lists the fields they both changed.
+            .Select(c => new NestedRoute(c.Key, c.Nested!.ToRoute(originals), $"nested ({string.Join(", ", c.Nested._mods.Distinct())})")).ToArray();
+        var merged = MergeEntries(originals);
+        // A merged entry's mods are no conflict over the whole entry: its report lists the fields they both changed.
         var conflicts = _changes.Conflicts.Where(c => merged.GetValueOrDefault(c.Key).Input is null)
             .Select(c => new RouteConflict(RelativePath, c.Key.ToString(), c.Mods, c.Mods[^1]) { Rules = c.Rules })
             .Concat(nested.SelectMany(n => n.Route.Conflicts)).ToArray();
         string Origin(EntryKey key) => $"merged ({string.Join(", ", merged[key].Report.Mods.Select(m => m.Mod))})";
         var changes = _changes.Values.Where(c => c.Whole is not null)
-            .Select(c => merged.GetValueOrDefault(c.Key).Input is { } table ? c.Whole! with { Input = table, Origin = Origin(c.Key) } : c.Whole!)
+            .Select(c => merged.GetValueOrDefault(c.Key).Input is { } input ? c.Whole! with { Input = input, Origin = Origin(c.Key) } : c.Whole!)
             .Concat(merged.Where(t => t.Value.Input is not null && !_changes.TryGetValue(t.Key, out _)) // only a companion file (MSGTBL.bmd) changed it
                 .Select(t => new EntryChange(t.Key, t.Value.Input, Origin(t.Key)) { Rule = "merged table" }));
         return new ArchiveRoute(RelativePath, GamePath, Format, new ArchivePatch(changes), conflicts, Slice)
         {
             Nested = nested,
-            Tables = merged.Values.Select(t => t.Report).ToArray(),
+            Merges = merged.Values.Select(t => t.Report).ToArray(),
         };
     }
 
-    // Merges the Persona tables whose entry a mod's file still wins (an input added in code wins whole, as anywhere).
-    private Dictionary<EntryKey, (EntryInput? Input, Tables.TableMergeReport Report)> MergeTables(TableOriginals tables)
+    // Merges the claimed entries whose entry a mod's file still wins (an input added in code wins whole, as anywhere).
+    private Dictionary<EntryKey, (EntryInput? Input, Merges.EntryMergeReport Report)> MergeEntries(MergeOriginals originals)
     {
-        var merged = new Dictionary<EntryKey, (EntryInput?, Tables.TableMergeReport)>(new EntryKeyComparer(Format.NameComparer));
-        if (_tables is null)
+        var merged = new Dictionary<EntryKey, (EntryInput?, Merges.EntryMergeReport)>(new EntryKeyComparer(Format.NameComparer));
+        if (_merges is null)
             return merged;
-        foreach (var (key, input, report) in _tables.Merge(_inside.ContentOf, tables))
+        foreach (var (key, input, report) in _merges.Merge(_inside.ContentOf, originals))
         {
             if (!_changes.TryGetValue(key, out var change) || change.Whole is { Input: not null, Rule: not null })
                 merged[key] = (input, report);
@@ -203,9 +203,9 @@ internal sealed class ArchiveChanges
         return merged;
     }
 
-    /// <summary>This archive and those changed inside it that hold Persona tables mods give, which <see cref="TableOriginals"/> chooses originals among.</summary>
-    public IEnumerable<TableHolder> TableHolders => _tables is null ? [] // not a Persona game's CPK: nor is any archive inside it
-        : new[] { _tables.Holder(_inside.ContentOf) }.Concat(_changes.Values.Where(c => c.Nested is not null).SelectMany(c => c.Nested!.TableHolders));
+    /// <summary>This archive and those changed inside it that hold entries mods give to be merged, which <see cref="MergeOriginals"/> chooses originals among.</summary>
+    public IEnumerable<MergeHolder> MergeHolders => _merges is null ? [] // the game merges nothing in this archive: nor in any archive inside it
+        : new[] { _merges.Holder(_inside.ContentOf) }.Concat(_changes.Values.Where(c => c.Nested is not null).SelectMany(c => c.Nested!.MergeHolders));
 
     /// <summary>What the winning mod does to an entry: replace or delete it whole, or change the archive inside it.</summary>
     private sealed record Change(EntryKey Key, EntryChange? Whole, ArchiveChanges? Nested);

@@ -83,8 +83,8 @@ internal sealed partial class ModRouter
         var warnings = mods.Warnings.ToList();
         var overrideConflicts = mods.OverrideConflicts.ToList();
         var overrides = mods.Overrides.Select(o => LanguageFolders.Localise(o, mods.Localised)).ToArray();
-        var tables = new TableOriginals(code.Archives.Values, mods.Localised, Language); // one merge per table path across the CPKs
-        var routes = FollowingRoutes.Attach(code.Archives.Values.Select(a => LanguageFolders.Localise(a.ToRoute(tables), mods.Localised)).ToArray(), overrides,
+        var merges = new MergeOriginals(code.Archives.Values, mods.Localised, Language); // one merge per entry path across the archives
+        var routes = FollowingRoutes.Attach(code.Archives.Values.Select(a => LanguageFolders.Localise(a.ToRoute(merges), mods.Localised)).ToArray(), overrides,
             overrideConflicts, warnings);
         foreach (var (input, notAnArchive) in code.FollowerInputs)
             routes = WithFollowerInput(routes, input, notAnArchive);

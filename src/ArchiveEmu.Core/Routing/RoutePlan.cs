@@ -32,8 +32,8 @@ internal sealed record ArchiveRoute(string RelativePath, string GamePath, IArchi
     /// </summary>
     public IReadOnlyList<NestedRoute> Nested { get; init; } = [];
 
-    /// <summary>The Persona tables merged into this archive's entries from several mods' files, with what each mod gave (docs/TABLES.md).</summary>
-    public IReadOnlyList<Tables.TableMergeReport> Tables { get; init; } = [];
+    /// <summary>The entries merged from several mods' files by a registered merge (Persona's tables), with what each mod gave (docs/TABLES.md).</summary>
+    public IReadOnlyList<Merges.EntryMergeReport> Merges { get; init; } = [];
 
     /// <summary>
     /// The route of the archive mods change that this one follows and is rebuilt from, as its format (an

@@ -19,7 +19,7 @@ internal static class MergedTableLog
 
     private static IEnumerable<string> Lines(RoutePlan plan)
     {
-        foreach (var (path, table) in MergedTableReports.Of(plan))
+        foreach (var (path, table) in MergedEntryReports.Of(plan))
         {
             yield return $"merged table: {path} from {string.Join(", ", table.Mods.Select(m => $"{m.Mod} ({m.Fields})"))}; "
                 + $"{table.Conflicts.Count} field(s) set by several mods";

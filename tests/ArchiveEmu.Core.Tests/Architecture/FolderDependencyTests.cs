@@ -12,11 +12,12 @@ public sealed partial class FolderDependencyTests
         ["Interop"] = [],
         ["VirtualFiles"] = ["Interop"],
         ["Formats"] = ["VirtualFiles", "Interop"],
-        ["Routing"] = ["Tables", "Formats", "VirtualFiles", "Interop"],
+        ["Routing"] = ["Merges", "Formats", "VirtualFiles", "Interop"],
         ["MergedCache"] = ["Formats", "VirtualFiles", "Interop"],
-        ["Tables"] = ["Formats", "VirtualFiles", "Interop"],
-        ["Serving"] = ["Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
-        ["Api"] = ["Serving", "Routing", "MergedCache", "Tables", "Formats", "VirtualFiles", "Interop"],
+        // Entry merges (Persona's tables in Merges/Tables) are a capability registered as formats are: routing asks them (issue 49).
+        ["Merges"] = ["Formats", "VirtualFiles", "Interop"],
+        ["Serving"] = ["Routing", "MergedCache", "Merges", "Formats", "VirtualFiles", "Interop"],
+        ["Api"] = ["Serving", "Routing", "MergedCache", "Merges", "Formats", "VirtualFiles", "Interop"],
         // The player's machine (Steam's libraries and records, Reloaded-II's setup under Wine): a leaf no folder above uses,
         // so the library mod loaders embed never scans the machine; only the CLI and the host reach it (issue 49).
         ["Machine"] = ["Serving", "Routing", "Interop"],

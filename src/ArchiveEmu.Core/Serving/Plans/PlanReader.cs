@@ -1,7 +1,7 @@
 using System.Text;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Routing;
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Serving.Plans;
@@ -87,7 +87,7 @@ internal sealed class PlanReader
         });
         var tables = List(() => Once(Table));
         var follows = _r.ReadBoolean() ? Route() : null;
-        return new ArchiveRoute(relative, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, Tables = tables, Follows = follows };
+        return new ArchiveRoute(relative, gamePath, format, new ArchivePatch(changes), conflicts, slice) { Nested = nested, Merges = tables, Follows = follows };
     }
 
     private EntryChange Change()
@@ -142,17 +142,17 @@ internal sealed class PlanReader
         return EntryInput.FromVirtualFile(builder.Build(length), name);
     }
 
-    private TableMergeReport Table()
+    private EntryMergeReport Table()
     {
         string path = _r.ReadString();
         string? original = _r.ReadBoolean() ? _r.ReadString() : null;
-        return new TableMergeReport(path,
-            List(() => new TableModContribution(_r.ReadString(), _r.ReadInt32(), _r.ReadInt32())),
-            List(() => new TableConflict(_r.ReadInt32(), _r.ReadInt64(), _r.ReadInt32(), Strings(), _r.ReadString())),
+        return new EntryMergeReport(path,
+            List(() => new MergeContribution(_r.ReadString(), _r.ReadInt32(), _r.ReadInt32())),
+            List(() => new MergeConflict(_r.ReadInt32(), _r.ReadInt64(), _r.ReadInt32(), Strings(), _r.ReadString())),
             Strings())
         {
             Original = original,
-            Segments = List(() => new TableSegment(_r.ReadInt32(), _r.ReadInt64(), _r.ReadInt32(), Strings())),
+            Segments = List(() => new MergedSegment(_r.ReadInt32(), _r.ReadInt64(), _r.ReadInt32(), Strings())),
         };
     }
 

@@ -1,7 +1,7 @@
 using System.Text;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Routing;
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Serving.Plans;
@@ -70,7 +70,7 @@ internal static class PlanWriter
             Identity(w, slice.Identity);
         }
         List(w, route.Nested, (w, n) => { Key(w, n.Entry); w.Write(n.Origin); Route(w, n.Route); });
-        List(w, route.Tables, (w, t) => Once(w, t, Table));
+        List(w, route.Merges, (w, t) => Once(w, t, Table));
         w.Write(route.Follows is not null);
         if (route.Follows is { } followed)
             Route(w, followed);
@@ -136,7 +136,7 @@ internal static class PlanWriter
         }
     }
 
-    private static void Table(BinaryWriter w, TableMergeReport t)
+    private static void Table(BinaryWriter w, EntryMergeReport t)
     {
         w.Write(t.Path);
         w.Write(t.Original is not null);

@@ -95,7 +95,7 @@ public sealed class KeptPlanTests
         Assert.That(kept.ModReports.Select(m => (m.Mod, m.Root, m.Layout, string.Join('|', m.Applied), string.Join('|', m.Languages))),
             Is.EqualTo(fresh.ModReports.Select(m => (m.Mod, m.Root, m.Layout, string.Join('|', m.Applied), string.Join('|', m.Languages)))));
         Assert.That(kept.Archives.Select(Describe), Is.EqualTo(fresh.Archives.Select(Describe)));
-        Assert.That(fresh.Archives.SelectMany(a => a.Tables), Is.Not.Empty, "the sample merges UNIT.TBL");
+        Assert.That(fresh.Archives.SelectMany(a => a.Merges), Is.Not.Empty, "the sample merges UNIT.TBL");
     }
 
     private static string Describe(RouteConflict c) => $"{c.Target} {c.Entry} {string.Join(',', c.Mods)} {c.Winner} {string.Join(',', c.Rules)}";
@@ -104,7 +104,7 @@ public sealed class KeptPlanTests
     private static string Describe(ArchiveRoute r) =>
         $"{r.RelativePath} {r.GamePath} {r.Format.Name} {r.Slice?.Name} [{string.Join("; ", r.Patch.Changes.Select(c => $"{c.Key} {c.Origin} {c.Rule} {c.Input?.ToString()} {c.Input?.Length}"))}]"
         + $" conflicts [{string.Join("; ", r.Conflicts.Select(Describe))}] nested [{string.Join("; ", r.Nested.Select(n => $"{n.Entry} {n.Origin} {Describe(n.Route)}"))}]"
-        + $" tables [{string.Join("; ", r.Tables.Select(t => $"{t.Path} {string.Join(',', t.Mods)} {string.Join(',', t.Conflicts.Select(c => $"{c.Segment}/{c.Offset}/{c.Width}/{string.Join('+', c.Mods)}/{c.Winner}"))} {string.Join(',', t.Segments.Select(s => $"{s.Index}/{s.Offset}/{s.Length}/{string.Join('+', s.Mods)}"))}"))}]"
+        + $" tables [{string.Join("; ", r.Merges.Select(t => $"{t.Path} {string.Join(',', t.Mods)} {string.Join(',', t.Conflicts.Select(c => $"{c.Segment}/{c.Offset}/{c.Width}/{string.Join('+', c.Mods)}/{c.Winner}"))} {string.Join(',', t.Segments.Select(s => $"{s.Index}/{s.Offset}/{s.Length}/{string.Join('+', s.Mods)}"))}"))}]"
         + $" follows [{(r.Follows is null ? "" : Describe(r.Follows))}]";
 
     [Test]

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>
 /// Merges the mods' files of one table the way Persona Essentials does (docs/TABLES.md): a container segment by
@@ -159,7 +159,7 @@ internal static class TableMerger
     {
         private readonly int[] _fields = new int[mods.Count];
         private readonly int[] _won = new int[mods.Count];
-        private readonly List<TableConflict> _conflicts = [];
+        private readonly List<MergeConflict> _conflicts = [];
         private readonly Dictionary<int, SortedSet<int>> _segmentMods = []; // segment -> the mods that changed it
 
         public void Add(int segment, SegmentMerge merge)
@@ -197,15 +197,15 @@ internal static class TableMerger
         private void AddConflict(int segment, long start, int width, List<int> contenders)
         {
             var names = contenders.Select(k => mods[k].Mod).ToList();
-            _conflicts.Add(new TableConflict(segment, start, width, names, names[^1]));
+            _conflicts.Add(new MergeConflict(segment, start, width, names, names[^1]));
         }
 
         private SortedSet<int> ModsOf(int segment) => _segmentMods.TryGetValue(segment, out var set) ? set : _segmentMods[segment] = [];
 
-        public TableMergeReport Report(MergeableTable table, VirtualFiles.VirtualFile merged, List<string> notApplied) =>
-            new(table.Path, mods.Select((m, k) => new TableModContribution(m.Mod, _fields[k], _won[k])).ToList(), _conflicts, notApplied)
+        public EntryMergeReport Report(MergeableTable table, VirtualFiles.VirtualFile merged, List<string> notApplied) =>
+            new(table.Path, mods.Select((m, k) => new MergeContribution(m.Mod, _fields[k], _won[k])).ToList(), _conflicts, notApplied)
             {
-                Segments = TableSegment.Locate(table, merged, i => _segmentMods.TryGetValue(i, out var set) ? set.Select(k => mods[k].Mod).ToArray() : []),
+                Segments = TableSegments.Locate(table, merged, i => _segmentMods.TryGetValue(i, out var set) ? set.Select(k => mods[k].Mod).ToArray() : []),
             };
     }
 }

@@ -1,7 +1,7 @@
 using ArchiveEmu.TestSupport.Cri;
 using ArchiveEmu.TestSupport.Persona;
 
-namespace ArchiveEmu.Core.Tests.Tables;
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
 
 /// <summary>Which of one mod's files for a table is merged, when the mod gives it twice or deletes it.</summary>
 public sealed partial class TableRoutingTests
@@ -19,7 +19,7 @@ public sealed partial class TableRoutingTests
         // CRI FileSystem V2 Hook probes P5REssentials/CPK after CRIFsV2Hook/CPK and binds the last: that file is a's table.
         var expected = ReferenceTableMerger.MergeTbl(original, [("a", File.ReadAllBytes(essentials)), ("b", b)], PersonaTableWriter.P5RLayouts.Unit);
         Assert.That(read.Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").ContentSha256, Is.EqualTo(Sha(expected)));
-        Assert.That(Resolve("a", "b").FindArchive("CPK/EN.CPK")!.Tables.Single().Mods.Select(m => (m.Mod, m.Fields)),
+        Assert.That(Resolve("a", "b").FindArchive("CPK/EN.CPK")!.Merges.Single().Mods.Select(m => (m.Mod, m.Fields)),
             Is.EqualTo(new[] { ("a", 1), ("b", 5) }));
     }
 
@@ -33,7 +33,7 @@ public sealed partial class TableRoutingTests
         var read = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "a", "b", "gone"));
 
         Assert.That(read.Entries.Select(e => e.Path), Is.EqualTo(new[] { "FONT/FONT0.FNT" }));
-        Assert.That(plan.FindArchive("CPK/EN.CPK")!.Tables, Is.Empty);
+        Assert.That(plan.FindArchive("CPK/EN.CPK")!.Merges, Is.Empty);
         Assert.That(plan.Conflicts.Single().Winner, Is.EqualTo("gone"));
     }
 
@@ -47,6 +47,6 @@ public sealed partial class TableRoutingTests
 
         var expected = ReferenceTableMerger.MergeTbl(original, [("b", b)], PersonaTableWriter.P5RLayouts.Unit);
         Assert.That(read.Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").ContentSha256, Is.EqualTo(Sha(expected)));
-        Assert.That(Resolve("a", "gone", "b").FindArchive("CPK/EN.CPK")!.Tables.Single().Mods.Select(m => m.Mod), Is.EqualTo(new[] { "b" }));
+        Assert.That(Resolve("a", "gone", "b").FindArchive("CPK/EN.CPK")!.Merges.Single().Mods.Select(m => m.Mod), Is.EqualTo(new[] { "b" }));
     }
 }

@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>
 /// The fields of one table segment: records of <see cref="RecordSize"/> bytes repeating from the segment's start,

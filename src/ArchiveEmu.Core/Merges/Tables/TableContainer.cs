@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>
 /// Where a table's segments lie. A TBL container: each segment an s32 length (big-endian in P5R, little-endian in P4G

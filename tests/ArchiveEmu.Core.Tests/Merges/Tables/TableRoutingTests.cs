@@ -1,10 +1,11 @@
+using ArchiveEmu.Core.Merges;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Cri;
 using ArchiveEmu.TestSupport.Persona;
 
-namespace ArchiveEmu.Core.Tests.Tables;
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
 
 /// <summary>
 /// Issue 31, "Merged tables": two mods' files for one Persona table inside a CPK (or inside the PAK inside it) are served
@@ -64,10 +65,10 @@ public sealed partial class TableRoutingTests
             ("FONT/FONT0.FNT", Sha(TestData.Random(5, 900))),
         }));
         Assert.That(plan.Conflicts, Is.Empty, "a merged table is no whole-entry conflict");
-        var report = plan.FindArchive("CPK/EN.CPK")!.Tables.Single();
+        var report = plan.FindArchive("CPK/EN.CPK")!.Merges.Single();
         Assert.That(report.Conflicts.Select(c => (c.Segment, c.Offset, c.Width, c.Winner)),
             Is.EqualTo(expectedConflicts.Select(c => (c.Segment, c.Offset, c.Width, c.Mods[^1]))));
-        Assert.That(report.Conflicts.First(), Is.EqualTo(new Core.Tables.TableConflict(0, 68 * 2 + 30, 2, ["a", "b"], "b")).Using<Core.Tables.TableConflict>(TableMergerTests.SameConflict));
+        Assert.That(report.Conflicts.First(), Is.EqualTo(new MergeConflict(0, 68 * 2 + 30, 2, ["a", "b"], "b")).Using<MergeConflict>(TableMergerTests.SameConflict));
         Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(new[] { ("a", 2), ("b", 5) }), "b: two fields, and three appended 1-byte fields");
         var change = plan.FindArchive("CPK/EN.CPK")!.Patch.Changes.Single();
         Assert.That((change.Origin, change.Rule), Is.EqualTo(("merged (a, b)", "CRIFsV2Hook/CPK/any")), "the last mod's rule");
@@ -83,7 +84,7 @@ public sealed partial class TableRoutingTests
 
         Assert.That(read.Entries.Single(e => e.Path == "BATTLE/TABLE/UNIT.TBL").ContentSha256, Is.EqualTo(Sha(b)));
         Assert.That(plan.Conflicts.Single().Entry, Is.EqualTo("BATTLE/TABLE/UNIT.TBL"));
-        Assert.That(plan.FindArchive("CPK/EN.CPK")!.Tables, Is.Empty);
+        Assert.That(plan.FindArchive("CPK/EN.CPK")!.Merges, Is.Empty);
     }
 
     [Test]
@@ -109,9 +110,9 @@ public sealed partial class TableRoutingTests
         Assert.That(members, Is.EqualTo(new[] { ("battle/UNIT.TBL", Sha(expected)), ("battle/OTHER.BIN", Sha(other)) }));
         // Reported by its path through the CPK and the PAK stored in it, found so letter case aside, and nowhere else.
         var plan = Resolve("a", "b");
-        Assert.That(MergedTableReports.Of(plan).Select(t => (t.Path, t.Report.Mods.Count)), Is.EqualTo(new[] { ("data.cpk/init_free.bin/battle/UNIT.TBL", 2) }));
-        Assert.That(MergedTableReports.Find(plan, "DATA.CPK/init_free.bin/battle/unit.tbl")?.Path, Is.EqualTo("data.cpk/init_free.bin/battle/UNIT.TBL"));
-        Assert.That(MergedTableReports.Find(plan, "data.cpk/battle/UNIT.TBL"), Is.Null);
+        Assert.That(MergedEntryReports.Of(plan).Select(t => (t.Path, t.Report.Mods.Count)), Is.EqualTo(new[] { ("data.cpk/init_free.bin/battle/UNIT.TBL", 2) }));
+        Assert.That(MergedEntryReports.Find(plan, "DATA.CPK/init_free.bin/battle/unit.tbl")?.Path, Is.EqualTo("data.cpk/init_free.bin/battle/UNIT.TBL"));
+        Assert.That(MergedEntryReports.Find(plan, "data.cpk/battle/UNIT.TBL"), Is.Null);
     }
 
     [TestCase(true)]
@@ -129,7 +130,7 @@ public sealed partial class TableRoutingTests
         var expected = Copy(alsoEditedNames ? names : game);
         expected[4] = bmd;
         Assert.That(members, Is.EqualTo(new[] { ("battle/MSG.TBL", Sha(PersonaTableWriter.Tbl(true, expected))), ("battle/MSGTBL.bmd", Sha(bmd)) }));
-        var report = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Tables.Single();
+        var report = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Merges.Single();
         Assert.That(report.Mods.Select(m => (m.Mod, m.Fields)), Is.EqualTo(mods.Select(m => (m, 1))));
         var change = Resolve(mods).FindArchive("data.cpk")!.Nested.Single().Route.Patch.Changes.Single(c => c.Key.Name == "battle/MSG.TBL");
         Assert.That((change.Origin, change.Rule), Is.EqualTo(alsoEditedNames
@@ -164,7 +165,7 @@ public sealed partial class TableRoutingTests
         var (_, _, b) = WriteP5R(withExe: true);
         _dir.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([new("BATTLE/TABLE", "UNIT.TBL", TestData.Random(6, 5))]));
 
-        var report = Resolve("a", "b").FindArchive("CPK/EN.CPK")!.Tables.Single();
+        var report = Resolve("a", "b").FindArchive("CPK/EN.CPK")!.Merges.Single();
         var read = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "a", "b"));
 
         Assert.That(read.Entries.Single().ContentSha256, Is.EqualTo(Sha(b)));
@@ -182,7 +183,7 @@ public sealed partial class TableRoutingTests
 
         Assert.That(read.Entries.Select(e => (e.Path, e.ContentSha256)), Is.EquivalentTo(new[]
             { ("FONT/FONT0.FNT", Sha(TestData.Random(5, 900))), ("BATTLE/TABLE/UNIT.TBL", Sha(a)) }));
-        Assert.That(Resolve("a").FindArchive("CPK/EN.CPK")!.Tables, Is.Empty);
+        Assert.That(Resolve("a").FindArchive("CPK/EN.CPK")!.Merges, Is.Empty);
     }
 
     [Test]
@@ -196,7 +197,7 @@ public sealed partial class TableRoutingTests
         var plan = Resolve("c", "d");
 
         var zip = plan.FindArchive("extra.zip")!;
-        Assert.That(zip.Tables, Is.Empty, "Persona tables are merged only inside the game's CPKs");
+        Assert.That(zip.Merges, Is.Empty, "Persona tables are merged only inside the game's CPKs");
         Assert.That(zip.Patch.Changes.Single().Input!.Path, Is.EqualTo(later));
     }
 
@@ -231,7 +232,7 @@ public sealed partial class TableRoutingTests
         var read = CpkIndependentReader.Read(Serve("CPK/EN.CPK", "es", "english", "spanish"));
 
         Assert.That(read.Entries.Single().ContentSha256, Is.EqualTo(Sha(PersonaTableWriter.Names(localised))), "only the Spanish file is merged");
-        var report = Resolve("es", "english", "spanish").FindArchive("CPK/EN.CPK")!.Tables.Single();
+        var report = Resolve("es", "english", "spanish").FindArchive("CPK/EN.CPK")!.Merges.Single();
         Assert.That(report.NotApplied.Single(), Is.EqualTo($"english: {_dir["english/P5REssentials/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL"]} is not localised "
             + "for es (no FEmulator/L10N/es/ file replaces it); BATTLE/TABLE/NAME.TBL differs by language, so, as Persona Essentials does, only files "
             + "localised for the game's language are merged"));
@@ -247,7 +248,7 @@ public sealed partial class TableRoutingTests
         _dir.Write("english/P5REssentials/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL", PersonaTableWriter.Names(Pairs("Ace")));
 
         Assert.That(CpkIndependentReader.Read(Serve("CPK/EN.CPK", "es", "english")).Entries.Single().ContentSha256, Is.EqualTo(Sha(original)));
-        var report = Resolve("es", "english").FindArchive("CPK/EN.CPK")!.Tables.Single();
+        var report = Resolve("es", "english").FindArchive("CPK/EN.CPK")!.Merges.Single();
         Assert.That((report.Original, report.NotApplied.Single()), Is.EqualTo(("CPK/EN.CPK", $"english: {_dir["english/P5REssentials/CPK/EN.CPK/BATTLE/TABLE/NAME.TBL"]} "
             + "is not localised for es (no FEmulator/L10N/es/ file replaces it); BATTLE/TABLE/NAME.TBL differs by language, so, as Persona Essentials does, "
             + "only files localised for the game's language are merged")));

@@ -1,9 +1,9 @@
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges.Tables;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Persona;
 
-namespace ArchiveEmu.Core.Tests.Tables;
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
 
 /// <summary>Seeded random merges of 2–4 mods, checked byte for byte (and conflict for conflict) against the independent reference merger.</summary>
 public sealed class TableMergerPropertyTests

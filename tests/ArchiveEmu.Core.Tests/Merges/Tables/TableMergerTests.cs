@@ -1,10 +1,11 @@
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges;
+using ArchiveEmu.Core.Merges.Tables;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Persona;
 
-namespace ArchiveEmu.Core.Tests.Tables;
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
 
 public sealed class TableMergerTests
 {
@@ -79,8 +80,8 @@ public sealed class TableMergerTests
         expected[1][10] = b[1][10]; // the game's byte, carried by B's field
         expected[1][11] = b[1][11];
         Assert.That(Materialise(merged), Is.EqualTo(PersonaTableWriter.Tbl(expected)));
-        Assert.That(result.Report.Conflicts, Is.EqualTo(new[] { new TableConflict(1, 10, 2, ["A", "B"], "B") }).Using<TableConflict>(SameConflict));
-        Assert.That(result.Report.Mods, Is.EqualTo(new[] { new TableModContribution("A", 1, 0), new TableModContribution("B", 1, 1) }));
+        Assert.That(result.Report.Conflicts, Is.EqualTo(new[] { new MergeConflict(1, 10, 2, ["A", "B"], "B") }).Using<MergeConflict>(SameConflict));
+        Assert.That(result.Report.Mods, Is.EqualTo(new[] { new MergeContribution("A", 1, 0), new MergeContribution("B", 1, 1) }));
     }
 
     [Test]
@@ -99,7 +100,7 @@ public sealed class TableMergerTests
         var expected = Copy(game);
         expected[5] = [.. game[5], .. b[5].AsSpan(100, 12).ToArray(), .. a[5].AsSpan(112, 18).ToArray()];
         Assert.That(Materialise(merged), Is.EqualTo(PersonaTableWriter.Tbl(expected)));
-        Assert.That(result.Report.Conflicts, Is.EqualTo(new[] { new TableConflict(5, 100, 12, ["A", "B"], "B") }).Using<TableConflict>(SameConflict));
+        Assert.That(result.Report.Conflicts, Is.EqualTo(new[] { new MergeConflict(5, 100, 12, ["A", "B"], "B") }).Using<MergeConflict>(SameConflict));
     }
 
     [Test]
@@ -176,9 +177,9 @@ public sealed class TableMergerTests
         var expected = game.Concat(new byte[] { 1, 2, 3, 4, 5 }).ToArray();
         expected[10] = b[10];
         Assert.That(Materialise(merged), Is.EqualTo(expected));
-        Assert.That(result.Report.Conflicts.Single(), Is.EqualTo(new TableConflict(0, 8, 4, ["A", "B"], "B")).Using<TableConflict>(SameConflict));
+        Assert.That(result.Report.Conflicts.Single(), Is.EqualTo(new MergeConflict(0, 8, 4, ["A", "B"], "B")).Using<MergeConflict>(SameConflict));
     }
 
-    internal static bool SameConflict(TableConflict x, TableConflict y) =>
+    internal static bool SameConflict(MergeConflict x, MergeConflict y) =>
         x.Segment == y.Segment && x.Offset == y.Offset && x.Width == y.Width && x.Winner == y.Winner && x.Mods.SequenceEqual(y.Mods);
 }

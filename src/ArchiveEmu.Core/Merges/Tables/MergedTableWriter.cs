@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>
 /// Lays a merged table out as an emulated file: long runs are slices of the original or of a mod's file, short runs

@@ -1,9 +1,10 @@
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges;
+using ArchiveEmu.Core.Merges.Tables;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Persona;
 
-namespace ArchiveEmu.Core.Tests.Tables;
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
 
 public sealed class NameTableMergerTests
 {
@@ -49,7 +50,7 @@ public sealed class NameTableMergerTests
         Assert.That(actual, Is.EqualTo(PersonaTableWriter.Names(expected)));
         Assert.That(result.Report.Conflicts.Select(c => (c.Segment, c.Offset, c.Width, c.Winner, string.Join(",", c.Mods))),
             Is.EqualTo(new[] { (4, 3L, "New persona B".Length + 1, "B", "A,B"), (7, 0L, "Shared (B)".Length + 1, "B", "A,B") }));
-        Assert.That(result.Report.Mods, Is.EqualTo(new[] { new TableModContribution("A", 3, 1), new TableModContribution("B", 4, 4) }));
+        Assert.That(result.Report.Mods, Is.EqualTo(new[] { new MergeContribution("A", 3, 1), new MergeContribution("B", 4, 4) }));
     }
 
     [Test]

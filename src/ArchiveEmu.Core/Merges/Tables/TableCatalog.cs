@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>
 /// The tables Persona Essentials merges, per game, with the field layout of every segment: our transcription of the

@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>How a mergeable table is laid out, which decides how its mods' edits merge.</summary>
 internal enum TableShape

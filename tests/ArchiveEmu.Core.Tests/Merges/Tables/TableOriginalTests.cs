@@ -4,7 +4,7 @@ using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Cri;
 using ArchiveEmu.TestSupport.Persona;
 
-namespace ArchiveEmu.Core.Tests.Tables;
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
 
 /// <summary>
 /// Issue 31, "Merged tables", as Persona Essentials binds them (p5rpc.modloader <c>P5RTblMerger.PatchTbl</c>): a table several
@@ -80,9 +80,9 @@ public sealed class TableOriginalTests
 
         var merged = plan.Archives.Select(r => r.Patch.Changes.Single().Input).ToArray();
         Assert.That(merged[1], Is.SameAs(merged[0]), "BASE.CPK's entry is EN.CPK's merged table, not a merge of its own");
-        var reports = MergedTableReports.Of(plan).ToArray();
+        var reports = MergedEntryReports.Of(plan).ToArray();
         Assert.That(reports.Select(r => (r.Path, r.Report.Original)), Is.EqualTo(new[] { ("CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL", "CPK/EN.CPK") }));
-        Assert.That(MergedTableReports.Find(plan, "cpk/base.cpk/battle/table/unit.tbl")?.Path, Is.EqualTo("CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL"),
+        Assert.That(MergedEntryReports.Find(plan, "cpk/base.cpk/battle/table/unit.tbl")?.Path, Is.EqualTo("CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL"),
             "ls through either CPK finds the one merge");
     }
 
@@ -102,7 +102,7 @@ public sealed class TableOriginalTests
         Assert.That(plan.FromCache, Is.True);
         var merged = plan.Archives.Select(r => r.Patch.Changes.Single().Input).ToArray();
         Assert.That(merged[1], Is.SameAs(merged[0]), "read back shared, as resolved");
-        Assert.That(MergedTableReports.Of(plan).Select(r => (r.Path, r.Report.Original, string.Join(',', r.BoundIn))),
+        Assert.That(MergedEntryReports.Of(plan).Select(r => (r.Path, r.Report.Original, string.Join(',', r.BoundIn))),
             Is.EqualTo(new[] { ("CPK/EN.CPK/BATTLE/TABLE/UNIT.TBL", "CPK/EN.CPK", "CPK/EN.CPK,CPK/BASE.CPK") }));
         var expected = Sha(ReferenceTableMerger.MergeTbl(originals["CPK/EN.CPK"], [("a", a), ("b", b)], PersonaTableWriter.P5RLayouts.Unit));
         var game = EmulatedGame.Open(setup);

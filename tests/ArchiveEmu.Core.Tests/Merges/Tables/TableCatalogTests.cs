@@ -1,7 +1,7 @@
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges.Tables;
 using ArchiveEmu.TestSupport;
 
-namespace ArchiveEmu.Core.Tests.Tables;
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
 
 public sealed class TableCatalogTests
 {

@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>The Persona games whose tables Persona Essentials merges.</summary>
 internal enum PersonaGame

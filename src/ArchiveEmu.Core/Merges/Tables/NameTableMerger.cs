@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>
 /// Merges P5R's NAME.TBL per string (Essentials' ParsedNameTable and NameTableMerger): 19 pairs of segments, a
@@ -53,7 +53,7 @@ internal static class NameTableMerger
             }
         }
 
-        var conflicts = new List<TableConflict>();
+        var conflicts = new List<MergeConflict>();
         var won = new int[mods.Count];
         foreach (var ((pair, index), who) in changedBy.OrderBy(c => c.Key.Pair).ThenBy(c => c.Key.Index))
         {
@@ -61,16 +61,16 @@ internal static class NameTableMerger
             if (who.Count > 1)
             {
                 var names = who.Select(k => mods[k].Mod).ToList();
-                conflicts.Add(new TableConflict(pair, index, merged[pair][index].Length, names, names[^1]));
+                conflicts.Add(new MergeConflict(pair, index, merged[pair][index].Length, names, names[^1]));
             }
         }
         var file = Write(merged, table.Path);
         // A changed string moves its pair's offsets too: both segments of the pair (2p offsets, 2p+1 strings) name its mods.
         IReadOnlyList<string> ModsOf(int segment) => changedBy.Where(c => c.Key.Pair == segment / 2).SelectMany(c => c.Value).Distinct().Order()
             .Select(k => mods[k].Mod).ToArray();
-        var report = new TableMergeReport(table.Path,
-            mods.Select((m, k) => new TableModContribution(m.Mod, fields[k], won[k])).ToList(), conflicts, notApplied)
-        { Segments = TableSegment.Locate(table, file, ModsOf) };
+        var report = new EntryMergeReport(table.Path,
+            mods.Select((m, k) => new MergeContribution(m.Mod, fields[k], won[k])).ToList(), conflicts, notApplied)
+        { Segments = TableSegments.Locate(table, file, ModsOf) };
         return new MergedTable(file, report);
     }
 

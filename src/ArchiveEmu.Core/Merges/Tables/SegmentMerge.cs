@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.Tables;
+namespace ArchiveEmu.Core.Merges.Tables;
 
 /// <summary>
 /// Merges one segment (or one flat file): which source each byte of the result comes from, and what each mod changed.

@@ -1,9 +1,10 @@
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.Tables;
+using ArchiveEmu.Core.Merges;
+using ArchiveEmu.Core.Merges.Tables;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Persona;
 
-namespace ArchiveEmu.Core.Tests.Tables;
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
 
 /// <summary>P4G's and P3P's tables: little-endian containers, segments Essentials keeps, files that replace a segment, itemtbl.bin.</summary>
 public sealed class PortableTableMergerTests
@@ -96,7 +97,7 @@ public sealed class PortableTableMergerTests
         expected[1] = names[1];
         expected[4] = bmdB;
         Assert.That(Materialise(merged), Is.EqualTo(PersonaTableWriter.Tbl(true, expected)));
-        Assert.That(merged.Report.Conflicts.Single(), Is.EqualTo(new TableConflict(4, 0, 40, ["A", "B"], "B")).Using<TableConflict>(TableMergerTests.SameConflict));
+        Assert.That(merged.Report.Conflicts.Single(), Is.EqualTo(new MergeConflict(4, 0, 40, ["A", "B"], "B")).Using<MergeConflict>(TableMergerTests.SameConflict));
         Assert.That(merged.Report.Mods.Select(m => (m.Mod, m.Fields, m.FieldsWon)), Is.EqualTo(new[] { ("A", 1, 0), ("Names", 1, 1), ("B", 1, 1) }));
     }
 

@@ -1,0 +1,61 @@
+using ArchiveEmu.Core.Formats;
+
+namespace ArchiveEmu.Core.Merges;
+
+/// <summary>
+/// A game loader's rule for serving several mods' files for one entry merged, rather than the later mod's file whole (Persona
+/// Essentials' tables, docs/TABLES.md). Registered in <see cref="EntryMerges"/> as formats are in ArchiveFormats, so routing
+/// names no game's merges: it asks which entries each one claims, collects the mods' files for those, and hands them over.
+/// </summary>
+internal interface IEntryMerge
+{
+    /// <summary>This merge's rules for the game installed in <paramref name="gameFolder"/>, or null when it merges nothing there.</summary>
+    IGameMerges? For(string gameFolder);
+}
+
+/// <summary>One game's entry merges: the entries they claim and how each is merged.</summary>
+internal interface IGameMerges
+{
+    /// <summary>Whether entries inside the game folder's archive at <paramref name="archive"/> (its path in the folder), of <paramref name="format"/>, are merged.</summary>
+    bool MergesInside(string archive, IArchiveFormat format);
+
+    /// <summary>
+    /// What a mod's file for the entry at <paramref name="entryPath"/> is merged into (the path from such an archive's root, through
+    /// the archives stored in it: <c>init_free.bin/battle/UNIT.TBL</c>; compared ignoring letter case), or null when nothing is.
+    /// </summary>
+    MergeClaim? Claim(string entryPath);
+
+    /// <summary>
+    /// Merges <paramref name="request"/>'s mod files over an original it chooses among the request's candidates: the input to serve
+    /// (null: not merged, the last mod's file is served whole) and the report, whose <see cref="EntryMergeReport.Original"/> names
+    /// the archive the chosen original came from. Never throws for bad mod files: they are reported as not applied.
+    /// </summary>
+    (EntryInput? Input, EntryMergeReport Report) Merge(EntryMergeRequest request);
+}
+
+/// <summary>
+/// The entry a mod's file is merged into (<see cref="Path"/>, from the archive's root, as the merge spells it): the file's own,
+/// or, for a file that replaces a part of another entry whole (P4G's <c>MSGTBL.bmd</c> beside <c>MSG.TBL</c>), that entry, with
+/// the file's name as the merge spells it in <see cref="Companion"/>. Such a file also stays an entry of its own.
+/// </summary>
+internal sealed record MergeClaim(string Path, string? Companion);
+
+/// <summary>
+/// One merged entry's inputs: its path (<see cref="MergeClaim.Path"/>), the candidate originals in the game's archive order (the
+/// first is the one the game's loader looks in first), every mod's file for it in load order, and the game's language (a
+/// Localisation Framework id).
+/// </summary>
+internal sealed record EntryMergeRequest(string Path, IReadOnlyList<MergeOriginal> Originals, IReadOnlyList<MergeModFile> Mods, string Language);
+
+/// <summary>A copy of the entry in the game: the game folder's archive holding it, the entry's name as that archive spells it, and its bytes.</summary>
+internal sealed record MergeOriginal(string Archive, string Name, ArchiveSource Content);
+
+/// <summary>
+/// One mod's file for a merged entry: the mod as reports name it, its file, the file its language folder serves instead
+/// (<see cref="Localised"/>, null when none does), and the companion name from its <see cref="MergeClaim"/>, if any.
+/// </summary>
+internal sealed record MergeModFile(string Mod, string File, string? Localised, string? Companion)
+{
+    /// <summary>The file whose bytes are merged: the language folder's when it has one.</summary>
+    public string Served => Localised ?? File;
+}

@@ -1,0 +1,55 @@
+using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Merges;
+using ArchiveEmu.Core.Merges.Tables;
+using ArchiveEmu.TestSupport;
+
+namespace ArchiveEmu.Core.Tests.Merges.Tables;
+
+/// <summary>Persona's tables as a registered entry merge (issue 49, part 3): which game, which archives, which entries it claims.</summary>
+public sealed class PersonaTableMergesTests
+{
+    private TempDirectory _dir = null!;
+
+    [SetUp]
+    public void CreateFolder() => _dir = new TempDirectory("persona-merges");
+
+    [TearDown]
+    public void DeleteFolder() => _dir?.Dispose();
+
+    private IGameMerges? GameWith(string exe)
+    {
+        _dir.Write($"{exe}/{exe}", [0x4D, 0x5A]);
+        return EntryMerges.For(Path.Combine(_dir.Path, exe)).SingleOrDefault();
+    }
+
+    [Test]
+    public void AFolderWithNoPersonaExecutable_HasNoMerges()
+    {
+        Assert.That(GameWith("METAPHOR.exe"), Is.Null);
+    }
+
+    [Test]
+    public void P5R_ClaimsItsCatalogedTables_InAnyLetterCase_AsTheCatalogSpellsThem()
+    {
+        var p5r = GameWith("p5r.EXE")!;
+        Assert.That(p5r.Claim("battle\\table\\unit.tbl"), Is.EqualTo(new MergeClaim("BATTLE/TABLE/UNIT.TBL", null)));
+        Assert.That(p5r.Claim("BATTLE/TABLE/UNIT.BIN"), Is.Null);
+        Assert.That(p5r.Claim("init_free.bin/battle/UNIT.TBL"), Is.Null, "P4G's path, not P5R's");
+    }
+
+    [Test]
+    public void P4G_ClaimsACompanionFile_ForTheTableItReplacesASegmentOf()
+    {
+        var p4g = GameWith("P4G.exe")!;
+        Assert.That(p4g.Claim("init_free.bin/battle/msgtbl.BMD"), Is.EqualTo(new MergeClaim("init_free.bin/battle/MSG.TBL", "MSGTBL.bmd")));
+        Assert.That(p4g.Claim("init_free.bin/battle/UNIT.TBL"), Is.EqualTo(new MergeClaim("init_free.bin/battle/UNIT.TBL", null)));
+    }
+
+    [Test]
+    public void OnlyCpks_HoldMergedTables()
+    {
+        var p5r = GameWith("P5R.exe")!;
+        Assert.That(p5r.MergesInside("CPK/EN.CPK", ArchiveFormats.ByName("cpk")!), Is.True);
+        Assert.That(p5r.MergesInside("data.zip", ArchiveFormats.ByName("zip")!), Is.False);
+    }
+}

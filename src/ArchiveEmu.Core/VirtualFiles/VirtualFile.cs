@@ -46,7 +46,15 @@ public sealed class VirtualFile : IDisposable
     public int Read(long offset, Span<byte> destination) => Read(offset, destination, _sharedRun);
 
     /// <summary>A read by the reader whose run is <paramref name="reader"/> (one per open file in the host).</summary>
-    internal int Read(long offset, Span<byte> destination, ReadRun reader)
+    internal int Read(long offset, Span<byte> destination, ReadRun reader) => Read(offset, destination, reader, check: null);
+
+    /// <summary>
+    /// A read whose bytes are handed out only once <paramref name="check"/> has passed the segments they came from, the
+    /// range this read found (0 bytes read: no call); a check that throws fails the read.
+    /// </summary>
+    internal int ReadChecked(long offset, Span<byte> destination, ReadRun reader, IReadCheck check) => Read(offset, destination, reader, check);
+
+    private int Read(long offset, Span<byte> destination, ReadRun reader, IReadCheck? check)
     {
         if (offset < 0)
             ThrowHelper.ThrowNegativeOffset(offset);
@@ -65,6 +73,7 @@ public sealed class VirtualFile : IDisposable
             // Most reads: one segment, too small for the page-cache policy to look at (see ReadAcross).
             first.Source.ReadExactly(first.SourceOffset + firstWithin, destination[..total]);
             _lookup.Remember(i);
+            check?.AfterRead(i, i);
             return total;
         }
         long run = reader.Record(offset, total);
@@ -76,15 +85,16 @@ public sealed class VirtualFile : IDisposable
             _lookup.Remember(i);
             if (_streaming.AsksAheadOf(run))
                 _bringIn.AskAheadOfShortRun(reader, i, offset + total, PageCacheStreaming.Within(_streaming.ShortRunAheadBytes, run));
+            check?.AfterRead(i, i);
             return total;
         }
-        return ReadAcross(offset, destination[..total], i, run);
+        return ReadAcross(offset, destination[..total], i, run, check);
     }
 
     /// <summary>A read that crosses segments or streams: each piece is told to the bring-in before it is read.</summary>
-    private int ReadAcross(long offset, Span<byte> rest, int i, long run)
+    private int ReadAcross(long offset, Span<byte> rest, int i, long run, IReadCheck? check)
     {
-        int total = rest.Length;
+        int total = rest.Length, first = i;
         long end = offset + total;
         var pass = _bringIn.Begin(offset, run, i);
         while (true)
@@ -102,6 +112,7 @@ public sealed class VirtualFile : IDisposable
         }
         _lookup.Remember(i);
         _bringIn.AfterRead(in pass, i, end);
+        check?.AfterRead(first, i);
         return total;
     }
 

@@ -91,7 +91,7 @@ internal static unsafe class FuseCallbacks
     {
         try
         {
-            return Fs.Read(info->Handle, new Span<byte>(buffer, checked((int)size)), offset);
+            return Fs.Read(info->Handle, offset, new Span<byte>(buffer, checked((int)size)));
         }
         catch (Exception e)
         {

@@ -47,8 +47,8 @@ internal interface IFuseFileSystem
     /// <summary>Opens for reading with open(2) <paramref name="flags"/>: the handle id and how the kernel may cache the file's pages, or an errno.</summary>
     OpenResult Open(string path, int flags);
 
-    /// <summary>pread on an open handle.</summary>
-    int Read(ulong handle, Span<byte> destination, long offset);
+    /// <summary>pread on an open handle: the bytes at <paramref name="offset"/>, fewer only at the end of the file.</summary>
+    int Read(ulong handle, long offset, Span<byte> destination);
 
     int Release(ulong handle);
 

@@ -199,7 +199,8 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
     private ServedFile? AcquireArchive(MountSnapshot snapshot, ArchiveSlot slot) =>
         slot.Acquire(s => _builder.Build(snapshot.Game, s.Route, s.Modified, _counters.GetOrAdd(s.Route.RelativePath, _ => new ReadCounters())));
 
-    public int Read(ulong handle, Span<byte> destination, long offset)
+    // The FUSE edge of a read: below it, (offset, destination) and exceptions; here, a byte count or a negative errno.
+    public int Read(ulong handle, long offset, Span<byte> destination)
     {
         var open = _handles.Get(handle);
         if (open is null)
@@ -207,14 +208,12 @@ internal sealed partial class ModdedGameFileSystem : IFuseFileSystem, IDisposabl
         int read;
         try
         {
-            read = open.File.Read(destination, offset, open.Run);
+            read = open.File.Read(offset, destination, open.Run);
         }
-        catch (IOException e)
+        catch (IOException e) // a source that shrank or vanished (FileSource), or changed under this version (SourceGuard)
         {
             return Unreadable(open, e.Message);
         }
-        if (read < 0)
-            return Unreadable(open, "a file it reads from changed since it was opened; this handle gets EIO, reopen for the new version");
         if (_logger.IsEnabled(LogLevel.Trace))
             _logger.LogTrace("read {Path} at {Offset}: {Bytes} bytes", open.Path, offset, read);
         return read;

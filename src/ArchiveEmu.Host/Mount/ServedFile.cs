@@ -43,15 +43,14 @@ internal sealed class ServedFile
     public ReadCounters? Counters { get; }
 
     /// <summary>
-    /// pread by the open whose run is <paramref name="reader"/>: the bytes at <paramref name="offset"/>, or -1 when a file they came from changed since this
-    /// version was built (checked after reading, so a reader never gets a mix of old and new bytes).
+    /// pread by the open whose run is <paramref name="reader"/>: the bytes at <paramref name="offset"/>; an
+    /// <see cref="IOException"/> when a file they came from changed since this version was built (checked after reading,
+    /// over the segments the read found, so a reader never gets a mix of old and new bytes).
     /// </summary>
-    public int Read(Span<byte> destination, long offset, ReadRun reader)
+    public int Read(long offset, Span<byte> destination, ReadRun reader)
     {
         long start = System.Diagnostics.Stopwatch.GetTimestamp();
-        int read = File.Read(offset, destination, reader);
-        if (_guard is not null && !_guard.Unchanged(offset, read))
-            return -1;
+        int read = _guard is null ? File.Read(offset, destination, reader) : File.ReadChecked(offset, destination, reader, _guard);
         Counters?.Add(destination.Length, read, start);
         return read;
     }

@@ -1,29 +1,32 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Host.Mount;
 
 /// <summary>
 /// Detects that a file a virtual file reads from was changed in place after the build (an editor saving
-/// over a mod's loose file). After each read, the files that read touched are stat'ed and compared with
+/// over a mod's loose file). After each read, the files behind the segments that read found are stat'ed and compared with
 /// their identity at build time (size, mtime, ctime, inode: <see cref="FileIdentity"/>, so `cp -p` over one is seen too);
-/// a difference turns the read into EIO rather than a mix of bytes.
+/// a difference fails the read with an <see cref="IOException"/> (EIO at the FUSE edge) rather than a mix of bytes.
 /// </summary>
-internal sealed class SourceGuard
+internal sealed class SourceGuard : IReadCheck
 {
-    private readonly VirtualFile _file; // its segment lookup finds where a read started
     private readonly int[] _fileOfSegment; // index into _files, or -1 for memory and zeros
     private readonly Watched[] _files;
 
-    private SourceGuard(VirtualFile file, int[] fileOfSegment, Watched[] files)
+    private SourceGuard(int[] fileOfSegment, Watched[] files)
     {
-        _file = file;
         _fileOfSegment = fileOfSegment;
         _files = files;
     }
 
     private sealed record Watched(string Path, FileIdentity Identity);
 
-    /// <summary>A guard over <paramref name="file"/>'s file segments, or null if it reads no files (merged or in-memory).</summary>
+    /// <summary>
+    /// A guard over <paramref name="file"/>'s file segments, for reads of that file (the segment indices it is given are
+    /// that file's), or null if it reads no files (merged or in-memory).
+    /// </summary>
     public static SourceGuard? For(VirtualFile file)
     {
         var segments = file.Segments;
@@ -42,30 +45,24 @@ internal sealed class SourceGuard
             }
             fileOf[i] = index;
         }
-        return files.Count == 0 ? null : new SourceGuard(file, fileOf, files.ToArray());
+        return files.Count == 0 ? null : new SourceGuard(fileOf, files.ToArray());
     }
 
-    /// <summary>Whether every file behind bytes [offset, offset+count) still has its build-time identity.</summary>
-    public bool Unchanged(long offset, int count)
+    /// <summary>Throws when a file behind segments [first, last], just read, no longer has its build-time identity.</summary>
+    public void AfterRead(int first, int last)
     {
-        if (count <= 0)
-            return true;
-        var segments = _file.Segments;
-        int first = offset < _file.Length ? _file.FindSegment(offset) : segments.Length - 1;
-        long end = offset + count;
         Span<int> checkedFiles = stackalloc int[8];
         int checkedCount = 0;
-        for (int i = first; i < segments.Length && segments[i].VirtualOffset < end; i++)
+        for (int i = first; i <= last; i++)
         {
             int file = _fileOfSegment[i];
             if (file < 0 || checkedFiles[..checkedCount].Contains(file))
                 continue;
             if (!Same(_files[file]))
-                return false;
+                ThrowChanged(_files[file]);
             if (checkedCount < checkedFiles.Length)
                 checkedFiles[checkedCount++] = file; // past 8 distinct files a repeat is simply stat'ed again
         }
-        return true;
     }
 
     /// <summary>Whether every file the virtual file reads still has its build-time identity.</summary>
@@ -82,4 +79,8 @@ internal sealed class SourceGuard
             return false; // gone, or no longer reachable: not the file it was
         }
     }
+
+    [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)] // kept out of the check, which runs after every read
+    private static void ThrowChanged(Watched watched) =>
+        throw new IOException($"{watched.Path}, a file it reads from, changed since this version was built; this handle gets EIO, reopen for the new version");
 }

@@ -166,7 +166,7 @@ internal sealed unsafe partial class KernelMount
         ulong handle = Read64(body, 0);
         long offset = (long)Read64(body, 8);
         int size = (int)Math.Min(Read32(body, 16), (uint)(reply.Length - OutHeaderSize));
-        int read = _fs.Read(handle, reply.AsSpan(OutHeaderSize, size), offset);
+        int read = _fs.Read(handle, offset, reply.AsSpan(OutHeaderSize, size));
         if (read < 0)
         {
             ReplyError(header.Unique, -read);

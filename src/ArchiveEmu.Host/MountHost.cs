@@ -31,11 +31,19 @@ public static class MountHost
     public static int Run(string[] args) => Run(args, whileMounted: null);
 
     /// <summary>
+    /// <c>archiveemu mount</c> and <c>run</c>: serves <paramref name="request"/>, laid over the host's appsettings.json and
+    /// ARCHIVEEMU_ variables (no command line of its own to bind), as <see cref="Run(string[], Func{int}?)"/> otherwise.
+    /// </summary>
+    internal static int Run(Requests.MountRequest request, Func<int>? whileMounted) => Run([], request, whileMounted);
+
+    /// <summary>
     /// Mounts, calls <paramref name="whileMounted"/> once the mount is ready, unmounts when it returns and gives its exit
     /// code (<c>archiveemu run</c>); without it, serves until Ctrl+C/SIGTERM as <see cref="Run(string[])"/>. Signals are then
     /// <paramref name="whileMounted"/>'s to handle: the host's own Ctrl+C/SIGTERM handling is off.
     /// </summary>
-    public static int Run(string[] args, Func<int>? whileMounted)
+    public static int Run(string[] args, Func<int>? whileMounted) => Run(args, request: null, whileMounted);
+
+    private static int Run(string[] args, Requests.MountRequest? request, Func<int>? whileMounted)
     {
         var builder = Microsoft.Extensions.Hosting.Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
         {
@@ -44,6 +52,8 @@ public static class MountHost
         });
         builder.Configuration.AddEnvironmentVariables("ARCHIVEEMU_");
         builder.Configuration.AddCommandLine(args, Switches);
+        if (request is not null)
+            builder.Configuration.AddInMemoryCollection(request.LoggingSettings());
         if (SettingValues.Problem(builder.Configuration) is { } malformed)
         {
             Console.Error.WriteLine($"archiveemu-host: {malformed}"); // before the logger, which a bad level would stop
@@ -68,6 +78,7 @@ public static class MountHost
         {
             // Bound by the configuration binding source generator (no reflection: the NativeAOT build binds the same way).
             options = builder.Configuration.GetSection(MountOptions.Section).Get<MountOptions>() ?? new MountOptions();
+            request?.ApplyTo(options); // a command's request over the host's own settings
             options.LogFile = logFile?.Path;
             if (Preflight(options) is { } problem)
             {

@@ -115,8 +115,12 @@ public sealed class MountOptions
     /// </summary>
     public string? Language { get; set; }
 
+    /// <summary>What set <see cref="Language"/>, for the line saying which language is served: the setting, or a command's option.</summary>
+    // A field, as GameHandle: set by a command's request (Requests.MountRequest), never bound.
+    internal string? LanguageBy;
+
     /// <summary>The language the mount serves (<see cref="SteamLanguage.Choose"/>): Steam's record is looked up from the game folder as named, never through the in-place handle.</summary>
-    internal LanguageChoice ChooseLanguage(Action<string> warn) => SteamLanguage.Choose(Language, $"{Section}:{nameof(Language)}", Game!, warn);
+    internal LanguageChoice ChooseLanguage(Action<string> warn) => SteamLanguage.Choose(Language, LanguageBy ?? $"{Section}:{nameof(Language)}", Game!, warn);
 
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;

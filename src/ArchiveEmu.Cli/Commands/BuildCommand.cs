@@ -4,6 +4,7 @@ using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
+using ArchiveEmu.Host.Requests;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -15,13 +16,12 @@ namespace ArchiveEmu.Cli.Commands;
 /// </summary>
 internal sealed class BuildCommand : ICommand
 {
-    private readonly GameArguments _game = new();
-    private readonly Option<string> _merge = CliOptions.Word("--merge",
-        "Also pack archives into the merged file cache: auto (bare --merge) picks small ones; without it, never", PolicyWords.MergePolicies,
-        bare: MergePolicy.Auto.Word());
-    private readonly Option<string> _compress = CliOptions.Word("--compress",
-        "How merged archives are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster",
-        PolicyWords.Compressions);
+    private readonly GameArguments _game = new(serving: ServingArguments.ForGame(verifyContent: true,
+        merge: CliOptions.Word("--merge", "Also pack archives into the merged file cache: auto (bare --merge) picks small ones; without it, never",
+            PolicyWords.MergePolicies, bare: MergePolicy.Auto.Word()),
+        compress: CliOptions.Word("--compress",
+            "How merged archives are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster",
+            PolicyWords.Compressions)));
     private readonly Option<long?> _maxArchiveSize = Sizes.Option("--max-archive-size", "With auto, merge archives up to this size, such as 32M (default: 32M)");
     private readonly Option<long?> _maxInjectedSize = Sizes.Option("--max-injected-size", "With auto, merge archives whose injected files are all up to this size (default: 1M)");
     private readonly Option<bool> _json = new("--json") { Description = "Write the report as JSON on stdout" };
@@ -34,24 +34,25 @@ internal sealed class BuildCommand : ICommand
     public Command Define(CliConsole console)
     {
         var command = _game.AddTo(new Command(Name, "Build every archive the mods target and report what changed, the conflicts and the cost"));
-        foreach (var option in new Option[] { _merge, _compress, _maxArchiveSize, _maxInjectedSize, _cacheMaxSize, _json })
+        _game.Serving.AddCommandsOwnTo(command);
+        foreach (var option in new Option[] { _maxArchiveSize, _maxInjectedSize, _cacheMaxSize, _json })
             command.Options.Add(option);
-        command.Validate(result => ParsePolicy(result.GetValue(_merge)) != MergePolicy.Never && result.GetValue(_game.NoCache)
+        command.Validate(result => ParsePolicy(result.GetValue(_game.Serving.Merge!)) != MergePolicy.Never && result.GetValue(_game.Serving.NoCache!)
             ? "--merge needs the cache; drop --no-cache" : null);
         return command.Runs(parse => Run(parse, console));
     }
 
     private int Run(ParseResult parse, CliConsole console)
     {
-        var policy = ParsePolicy(parse.GetValue(_merge));
         var thresholds = new MergeThresholds(
             parse.GetValue(_maxArchiveSize) ?? MergeThresholds.Default.MaxArchiveBytes,
             parse.GetValue(_maxInjectedSize) ?? MergeThresholds.Default.MaxInjectedFileBytes);
 
         var clock = Stopwatch.StartNew();
         var warnings = new List<string>();
-        GameChoice? choice = null;
-        var game = _game.Open(parse, console, warnings, ParseCompression(parse.GetValue(_compress)), storePlan: true, chosen: c => choice = c);
+        GameRequest? request = null;
+        var game = _game.Open(parse, console, warnings, storePlan: true, requested: r => request = r);
+        var policy = ParsePolicy(request!.Serving.Merge); // build's own --merge: a profile's is for mount and run
         if (game.Cache is { } cache)
             GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
         double routeMs = clock.Elapsed.TotalMilliseconds;
@@ -81,7 +82,7 @@ internal sealed class BuildCommand : ICommand
         // Decided once per build, for the cache folder, when the first archive is merged (auto probes the device and LZ4).
         var summary = new BuildReport(game, reports, routeMs, game.Server.Storage, policy, game.CompressionIfDecided, failures, warnings)
         {
-            Reloaded = choice?.Reloaded,
+            Reloaded = request.Reloaded,
         };
         if (parse.GetValue(_json))
             summary.WriteJson(console.Out);
@@ -110,9 +111,6 @@ internal sealed class BuildCommand : ICommand
 
     /// <summary>The policy of a checked <c>--merge</c> value; without <c>--merge</c>, build emulates (and still caches layouts).</summary>
     private static MergePolicy ParsePolicy(string? value) => PolicyWords.MergePolicyOf(value) ?? MergePolicy.Never;
-
-    /// <summary>The choice of a checked <c>--compress</c> value; without <c>--compress</c>, auto.</summary>
-    private static CompressionChoice ParseCompression(string? value) => PolicyWords.CompressionOf(value) ?? CompressionChoice.Auto;
 
     private static BuildReport.Archive BuildOne(EmulatedGame game, ArchiveRoute route, MergePolicy policy, MergeThresholds thresholds, CliConsole console)
     {

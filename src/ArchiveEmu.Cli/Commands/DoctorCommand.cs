@@ -9,7 +9,7 @@ namespace ArchiveEmu.Cli.Commands;
 /// </summary>
 internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
 {
-    private readonly GameArguments _game = new(modsRequired: false, gameRequired: false);
+    private readonly GameArguments _game = new(modsRequired: false, gameRequired: false, serving: ServingArguments.ForGame(verifyContent: false));
     private readonly Option<bool> _json = new("--json") { Description = "Write the checks as JSON on stdout: {ok, checks: [{name, ok, blocking, detail, fix}]}" };
 
     public string Name => "doctor";
@@ -17,8 +17,7 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
 
     public Command Define(CliConsole console)
     {
-        var command = _game.AddTo(new Command(Name, "Check whether a mount would work here: FUSE, the game folder, the cache, the mods, Steam's container"),
-            verifyContent: false);
+        var command = _game.AddTo(new Command(Name, "Check whether a mount would work here: FUSE, the game folder, the cache, the mods, Steam's container"));
         command.Options.Add(_json);
         command.Validate(result => result.Given(_game.Mods) && !result.Given(_game.Game) ? "--mod needs --game DIR (mods are read against their game)" : null);
         return command.Runs(parse => Run(parse, console));
@@ -43,7 +42,7 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
     private List<DoctorCheck> Checks(ParseResult parse, CliConsole console)
     {
         var game = _game.GameFolder(parse); // --game, else the --profile's
-        var cache = _game.CacheFolder(parse);
+        var serving = _game.ServingOf(parse); // --cache, else the --profile's
         if (!OperatingSystem.IsLinux()) // every other check reads Linux's /proc, /dev and libc
             return [DoctorCheck.Failed("Linux", "mounting needs Linux's FUSE; elsewhere, archiveemu build writes the modded archives", "run the game on Linux, or use build"),
                 .. game is not null && GameFolderChecks.Missing(game) is { } missing ? [missing] : Array.Empty<DoctorCheck>()];
@@ -51,12 +50,12 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
         var checks = FuseChecks.Run(here).ToList();
         if (game is null)
         {
-            checks.Add(CacheCheck.Run(cache, parse.GetValue(_game.NoCache)));
+            checks.Add(CacheCheck.Run(serving.Cache, serving.NoCache));
             return checks;
         }
         var folder = GameFolderChecks.Run(game).ToArray();
         checks.AddRange(folder);
-        checks.Add(CacheCheck.Run(cache, parse.GetValue(_game.NoCache)));
+        checks.Add(CacheCheck.Run(serving.Cache, serving.NoCache));
         bool codeMods = false;
         // Only a game folder with nothing on it is read: through a mount the mods would meet served files, or a dead mount's errors.
         if (folder.All(c => c.Outcome == Outcome.Pass))

@@ -1,21 +1,18 @@
 using ArchiveEmu.Core.Routing;
 using System.CommandLine;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Host.Requests;
 
 namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>
-/// The options <c>mount</c> and <c>run</c> share, and their translation into the host's configuration keys: both run the
-/// ArchiveEmu host in this process (one code path, one set of options).
+/// The options <c>mount</c> and <c>run</c> share, and the typed request they hand the host (<see cref="MountRequest"/>): both run
+/// the ArchiveEmu host in this process (one code path, one set of options).
 /// </summary>
 internal sealed class MountArguments
 {
     private readonly bool _run;
     private readonly GameArguments _game;
-    private readonly Option<string> _merge = MergeOption();
-    private readonly Option<string> _compress = CompressOption();
-    private readonly Option<bool> _ignoreCase;
-    private readonly Option<bool> _caseSensitive = CaseSensitiveOption();
     private readonly Option<long?> _cacheMaxSize = CacheCap.Option();
     private readonly Option<string> _logLevel = CliOptions.Word("--log-level", "How much the host logs (any case, as Serilog takes it)",
         [.. Host.MountHost.LogLevels], ignoreCase: true);
@@ -24,8 +21,9 @@ internal sealed class MountArguments
     public MountArguments(bool run = false)
     {
         _run = run;
-        _game = new GameArguments(workingFolderIsGame: run);
-        _ignoreCase = IgnoreCaseOption(run ? " (the default for run)" : "");
+        _game = new GameArguments(workingFolderIsGame: run, storingFromProfile: true, serving: ServingArguments.ForGame(verifyContent: false,
+            merge: ServingArguments.MergeOption(), compress: ServingArguments.CompressOption(),
+            letterCase: ServingArguments.LetterCaseOptions(run ? " (the default for run)" : "")));
     }
 
     /// <summary>The usage words these options take, for a command's one-line usage.</summary>
@@ -38,33 +36,12 @@ internal sealed class MountArguments
         $"({game}(--mod DIR [--mod DIR…] | --reloaded | --reloaded-dir PATH [--mod DIR…]) | --profile NAME [--mod DIR…]) [--cache DIR | --no-cache] [--merge {string.Join('|', PolicyWords.MergePolicies)}] "
         + $"[--compress {string.Join('|', PolicyWords.Compressions)}] [--cache-max-size N] [--language LANG] [--ignore-case | --case-sensitive] [--log-level Verbose|Debug|Information|Warning|Error|Fatal]";
 
-    public static Option<string> MergeOption() => CliOptions.Word("--merge", "Which archives to pack into the merged file cache (the host's default when absent)",
-        PolicyWords.MergePolicies);
-
-    public static Option<string> CompressOption() => CliOptions.Word("--compress",
-        "How archives the mount merges are stored: auto (the default) measures the cache device against LZ4 and stores LZ4 only where it reads faster",
-        PolicyWords.Compressions);
-
-    public static Option<bool> IgnoreCaseOption(string byDefault) => new("--ignore-case")
-    {
-        Description = "Find a path whatever the letter case asked, as Windows does (for games under Wine/Proton)" + byDefault,
-    };
-
-    public static Option<bool> CaseSensitiveOption() => new("--case-sensitive")
-    {
-        Description = "Serve only the exact letter case of each name, as Linux does (the default for mount, unless a profile says otherwise)",
-    };
-
     public Command AddTo(Command command)
     {
-        _game.AddTo(command, verifyContent: false);
-        command.Options.Add(_merge);
-        command.Options.Add(_compress);
+        _game.AddTo(command);
+        _game.Serving.AddCommandsOwnTo(command);
         command.Options.Add(_cacheMaxSize);
-        command.Options.Add(_ignoreCase);
-        command.Options.Add(_caseSensitive);
         command.Options.Add(_logLevel);
-        command.Validate(result => result.GetValue(_ignoreCase) && result.GetValue(_caseSensitive) ? "--ignore-case and --case-sensitive contradict each other" : null);
         return command;
     }
 
@@ -86,10 +63,10 @@ internal sealed class MountArguments
     public string? GameFolder(ParseResult parse) => _game.GameFolder(parse);
 
     /// <summary>
-    /// The host's arguments: served at <paramref name="mountPoint"/>, or over the game folder itself when it is null.
-    /// Missing folders throw (one line on stderr, as every command's) before the host starts logging.
+    /// What the host is asked to serve: at <paramref name="mountPoint"/>, or over the game folder itself when it is null. Missing
+    /// folders throw (one line on stderr, as every command's) before the host starts logging.
     /// </summary>
-    public string[] HostArgs(ParseResult parse, CliConsole console, string? mountPoint)
+    public MountRequest Request(ParseResult parse, CliConsole console, string? mountPoint)
     {
         if (mountPoint is null && _game.TakesWorkingFolder(parse))
             RequireAGameFolder(Environment.CurrentDirectory);
@@ -100,48 +77,26 @@ internal sealed class MountArguments
             console.Error.WriteLine($"archiveemu: {Path.GetFullPath(inPlace)}: cleared a dead ArchiveEmu mount left there (its host ended without unmounting)");
         }
         var warnings = new List<string>();
-        GameChoice? choice = null;
+        GameRequest? game = null;
         try
         {
-            choice = _game.Choose(parse, warnings.Add);
+            game = _game.Request(parse, warnings.Add);
         }
-        finally // also when the choice fails: what was found wrong before it is said
+        finally // also when the request fails: what was found wrong before it is said
         {
             // Where the Reloaded-II setup was found and which mods it gives; a million of one kind cut to 20 (run's log keeps all).
-            CappedLines.WriteTo(console.Error, warnings, choice?.Reloaded?.ReportLines());
+            CappedLines.WriteTo(console.Error, warnings, game?.Reloaded?.ReportLines());
         }
-        var (game, mods) = choice;
-        var saved = choice.Profile?.Options; // the profile's options, under the command line's
-        foreach (var (folder, what) in mods.Select(m => (m, "mod")).Prepend((game, "game")))
+        foreach (var (folder, what) in game.Mods.Select(m => (m, "mod")).Prepend((game.Game, "game")))
             if (!Directory.Exists(folder) && !(what == "game" && mountPoint is null && IsDeadMount(folder)))
                 throw new DirectoryNotFoundException(MissingFolder.Describe(folder, what));
-        var hostArgs = new List<string> { $"--ArchiveEmu:Game={Path.GetFullPath(game)}" };
-        hostArgs.Add(mountPoint is null ? "--ArchiveEmu:InPlace=true" : $"--ArchiveEmu:MountPoint={Path.GetFullPath(mountPoint)}");
-        for (int i = 0; i < mods.Length; i++)
-            hostArgs.Add($"--ArchiveEmu:Mods:{i}={Path.GetFullPath(mods[i])}");
-        bool noCache = parse.GetValue(_game.NoCache);
-        if (!noCache && (parse.GetValue(_game.Cache) ?? saved?.Cache) is { } cache)
-            hostArgs.Add($"--ArchiveEmu:Cache={Path.GetFullPath(cache)}");
-        if (noCache)
-            hostArgs.Add("--ArchiveEmu:NoCache=true");
-        if ((parse.GetValue(_merge) ?? saved?.Merge) is { } policy)
-            hostArgs.Add($"--ArchiveEmu:Merge={policy}");
-        if ((parse.GetValue(_compress) ?? saved?.Compress) is { } compression)
-            hostArgs.Add($"--ArchiveEmu:Compression={compression}");
-        if (parse.GetValue(_cacheMaxSize) is { } maxBytes)
-            hostArgs.Add($"--ArchiveEmu:CacheMaxSize={maxBytes}");
-        if ((parse.GetValue(_game.Language) ?? saved?.Language) is { } language)
-            hostArgs.Add($"--ArchiveEmu:Language={language}");
-        if (IgnoreCase(parse, saved))
-            hostArgs.Add("--ArchiveEmu:IgnoreCase=true");
-        if (parse.GetValue(_logLevel) is { } level)
-            hostArgs.Add($"--Serilog:MinimumLevel:Default={level}");
-        return hostArgs.ToArray();
+        return new MountRequest(game, mountPoint)
+        {
+            IgnoreCaseByDefault = _run,
+            CacheMaxSize = parse.GetValue(_cacheMaxSize),
+            LogLevel = parse.GetValue(_logLevel),
+        };
     }
-
-    /// <summary>The command line's --ignore-case or --case-sensitive, else the profile's choice, else the command's default.</summary>
-    private bool IgnoreCase(ParseResult parse, Profiles.ProfileOptions? saved) =>
-        parse.GetValue(_ignoreCase) || (!parse.GetValue(_caseSensitive) && (saved?.IgnoreCase ?? _run));
 
     /// <summary>
     /// Whether something is at <paramref name="folder"/> that cannot be looked at: a dead mount a killed host left over the

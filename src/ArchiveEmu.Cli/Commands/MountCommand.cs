@@ -33,6 +33,6 @@ internal sealed class MountCommand : ICommand
             (false, false) => "missing MOUNTPOINT (or --in-place to mount over the game folder itself)",
             _ => null,
         });
-        return command.Runs(parse => Host.MountHost.Run(_mount.HostArgs(parse, console, parse.GetValue(_inPlace) ? null : parse.GetValue(_mountPoint))));
+        return command.Runs(parse => Host.MountHost.Run(_mount.Request(parse, console, parse.GetValue(_inPlace) ? null : parse.GetValue(_mountPoint)), whileMounted: null));
     }
 }

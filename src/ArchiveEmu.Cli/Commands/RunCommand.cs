@@ -45,11 +45,11 @@ internal sealed class RunCommand : ICommand
         var logged = new CliConsole(console.Out, stderr, console.IsInteractive);
         Action<string> error = stderr.WriteLine;
         var folder = Environment.CurrentDirectory; // where the game is started, --on-failure play or not
-        string[] hostArgs;
+        Host.Requests.MountRequest request;
         try
         {
             folder = _mount.GameFolder(parse) ?? folder;
-            hostArgs = _mount.HostArgs(parse, logged, mountPoint: null);
+            request = _mount.Request(parse, logged, mountPoint: null);
             if (!OperatingSystem.IsLinux())
                 throw new IOException("run mounts the game folder through FUSE, which needs Linux");
         }
@@ -58,10 +58,8 @@ internal sealed class RunCommand : ICommand
             return Failed(UsageErrors.OneLine(e.Message), said: false, play, program, folder, null, log, error);
         }
         using var child = new ChildProgram(); // from here Ctrl+C and SIGTERM are the child's, also while mounting
-        if (log.Path is { } file)
-            hostArgs = [.. hostArgs, $"--ArchiveEmu:LogFile={file}"];
         bool started = false;
-        int code = Host.MountHost.Run(hostArgs, () =>
+        int code = Host.MountHost.Run(request with { LogFile = log.Path }, () =>
         {
             started = true;
             return Finished(program, child.Run(program, error), log);

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using ArchiveEmu.Host.Requests;
 
 namespace ArchiveEmu.Cli.Profiles;
 
@@ -13,17 +14,8 @@ internal sealed record Profile
     public required string[] Mods { get; init; }
     public required bool Reloaded { get; init; }
     public required string? ReloadedDir { get; init; }
-    public required ProfileOptions Options { get; init; }
-}
-
-/// <summary>The serving options of a profile; null where the command's own default applies.</summary>
-internal sealed record ProfileOptions
-{
-    public required string Merge { get; init; }
-    public required string Compress { get; init; }
-    public required bool IgnoreCase { get; init; }
-    public required string? Language { get; init; }
-    public required string? Cache { get; init; }
+    /// <summary>The serving options it saves (merge, compress, ignoreCase, language, cache), as a command's request holds them.</summary>
+    public required ServingOptions Options { get; init; }
 }
 
 /// <summary>Source-generated (no reflection, for NativeAOT): camelCase names, indented with \n on every system, an unknown field refused.</summary>

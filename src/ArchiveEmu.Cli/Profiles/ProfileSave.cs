@@ -2,6 +2,7 @@ using ArchiveEmu.Core.Routing;
 using System.CommandLine;
 using System.Text.Json;
 using ArchiveEmu.Cli.Commands;
+using ArchiveEmu.Host.Requests;
 
 namespace ArchiveEmu.Cli.Profiles;
 
@@ -16,26 +17,36 @@ internal sealed class ProfileSave
     private readonly Option<string[]> _mods = new("--mod") { Description = "A mod folder; repeat for more, lowest priority first", HelpName = "DIR", Arity = ArgumentArity.OneOrMore };
     private readonly Option<bool> _reloaded = new("--reloaded") { Description = "Take the mods from the Reloaded-II setup found for the game" };
     private readonly Option<string> _reloadedDir = new("--reloaded-dir") { Description = "Take the mods from the Reloaded-II setup in this folder (the one holding ReloadedII.json, or a portable one holding Apps/ and Mods/)", HelpName = "PATH" };
-    private readonly Option<string> _cache = new("--cache") { Description = "The merged file cache folder (default: ~/.cache/archiveemu)", HelpName = "DIR" };
-    private readonly Option<string> _merge = MountArguments.MergeOption();
-    private readonly Option<string> _compress = MountArguments.CompressOption();
-    private readonly Option<string> _language = GameArguments.LanguageOption();
-    private readonly Option<bool> _ignoreCase = MountArguments.IgnoreCaseOption(" (the profile's default)");
-    private readonly Option<bool> _caseSensitive = MountArguments.CaseSensitiveOption();
+    private readonly ServingArguments _serving = new() // what run serves, no --no-cache nor --verify-content: a profile saves a cache or none
+    {
+        Merge = ServingArguments.MergeOption(),
+        Compress = ServingArguments.CompressOption(),
+        LetterCase = ServingArguments.LetterCaseOptions(" (the profile's default)"),
+    };
 
     public Command Define(CliConsole console)
     {
         var command = new Command("save", "Save the game, mods and options given under NAME (replacing a profile of that name)")
         {
-            _name, _game, _mods, _reloaded, _reloadedDir, _cache, _merge, _compress, _language, _ignoreCase, _caseSensitive,
+            _name, _game, _mods, _reloaded, _reloadedDir,
         };
+        _serving.AddTo(command);
+        _serving.AddCommandsOwnTo(command);
         command.Validate(result => result.Given(_game) ? null : "missing --game DIR");
         command.Validate(result => result.Given(_mods) || result.GetValue(_reloaded) || result.Given(_reloadedDir)
             ? null : "missing --mod DIR (or --reloaded, or --reloaded-dir PATH)");
-        command.Validate(result => result.GetValue(_ignoreCase) && result.GetValue(_caseSensitive) ? "--ignore-case and --case-sensitive contradict each other" : null);
         command.Validate(result => result.GetValue(_game) is { } game ? ModFolders.InsideTheGame(game, result.GetValue(_mods) ?? []) : null);
         return command.Runs(parse => Save(parse, console));
     }
+
+    /// <summary>The options as saved: each given, else its default written out, so the file says what run will do; the cache as a full path.</summary>
+    private static ServingOptions Saved(ServingOptions given) => given with
+    {
+        Merge = given.Merge ?? "auto",
+        Compress = given.Compress ?? "auto",
+        IgnoreCase = given.IgnoreCase ?? true, // a profile is for run, which serves Wine's spellings by default
+        Cache = given.Cache is { } cache ? Path.GetFullPath(cache) : null,
+    };
 
     private int Save(ParseResult parse, CliConsole console)
     {
@@ -53,14 +64,7 @@ internal sealed class ProfileSave
             Mods = mods,
             Reloaded = parse.GetValue(_reloaded),
             ReloadedDir = reloadedDir,
-            Options = new ProfileOptions
-            {
-                Merge = parse.GetValue(_merge) ?? "auto",
-                Compress = parse.GetValue(_compress) ?? "auto",
-                IgnoreCase = !parse.GetValue(_caseSensitive), // a profile is for run, which serves Wine's spellings by default
-                Language = parse.GetValue(_language),
-                Cache = parse.GetValue(_cache) is { } cache ? Path.GetFullPath(cache) : null,
-            },
+            Options = Saved(_serving.Read(parse)),
         };
         var name = parse.GetRequiredValue(_name);
         bool replaced = File.Exists(ProfileStore.PathOf(name));

@@ -97,10 +97,13 @@ internal static class ProfileStore
                 return $"{field} is '{path}'; a profile holds absolute paths";
             else if (path is not null && path.Contains('\0')) // no command line holds one; --profile threw ArgumentException on it (issue 48)
                 return $"{field} holds a NUL character (\\u0000); a profile holds paths as the command line gives them";
-        if (!PolicyWords.MergePolicies.Contains(p.Options.Merge))
-            return CliOptions.Takes("options.merge", PolicyWords.MergePolicies, p.Options.Merge);
-        if (!PolicyWords.Compressions.Contains(p.Options.Compress))
-            return CliOptions.Takes("options.compress", PolicyWords.Compressions, p.Options.Compress);
+        foreach (var (field, value) in new[] { ("merge", (object?)p.Options.Merge), ("compress", p.Options.Compress), ("ignoreCase", p.Options.IgnoreCase) })
+            if (value is null)
+                return $"options.{field} is null; a profile saves every option (profile save writes the defaults)";
+        if (!PolicyWords.MergePolicies.Contains(p.Options.Merge!))
+            return CliOptions.Takes("options.merge", PolicyWords.MergePolicies, p.Options.Merge!);
+        if (!PolicyWords.Compressions.Contains(p.Options.Compress!))
+            return CliOptions.Takes("options.compress", PolicyWords.Compressions, p.Options.Compress!);
         if (p.Options.Language is { } language && LanguageIds.Canonical(language) is null)
             return CliOptions.Takes("options.language", LanguageIds.Known, language);
         if (p.Mods.Length == 0 && !p.Reloaded && p.ReloadedDir is null)

@@ -100,10 +100,6 @@ public sealed class LanguageOptionTests
     [TestCase("run")]
     public void MountAndRun_TheLanguage_IsPassedToTheHostAsItsSetting(string name)
     {
-        var arguments = new MountArguments();
-        var command = arguments.AddTo(new Command(name));
-        var parse = command.Parse(["--game", Game, "--mod", Hd, "--language", "ko"]);
-        Assert.That(arguments.HostArgs(parse, new CliConsole(TextWriter.Null, TextWriter.Null, isInteractive: false), _dir["mnt"]),
-            Has.Member("--ArchiveEmu:Language=ko"));
+        Assert.That(HostSettings.Of(name == "run", _dir["mnt"], "--game", Game, "--mod", Hd, "--language", "ko"), Has.Member("Language=ko (--language)"));
     }
 }

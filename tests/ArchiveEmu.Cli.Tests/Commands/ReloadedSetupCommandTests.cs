@@ -132,17 +132,11 @@ public sealed class ReloadedSetupCommandTests
     [Test]
     public void Mount_ReloadedDir_GivesTheHostTheSetupsModsThenTheModOptions()
     {
-        var mount = new MountArguments();
-        var command = mount.AddTo(new Command("mount"));
         var error = new StringWriter();
 
-        var args = mount.HostArgs(command.Parse(["--game", _p.Game, "--reloaded-dir", _p.ConfigFolder, "--mod", CliRun.Fixture("mods/fef-mod")]),
-            new CliConsole(new StringWriter(), error, isInteractive: false), _dir["mnt"]);
+        var options = HostSettings.Request(false, _dir["mnt"], error, "--game", _p.Game, "--reloaded-dir", _p.ConfigFolder, "--mod", CliRun.Fixture("mods/fef-mod"));
 
-        Assert.That(args.Where(a => a.StartsWith("--ArchiveEmu:Mods:")), Is.EqualTo(new[]
-        {
-            $"--ArchiveEmu:Mods:0={_ui}", $"--ArchiveEmu:Mods:1={_hd}", $"--ArchiveEmu:Mods:2={Path.GetFullPath(CliRun.Fixture("mods/fef-mod"))}",
-        }));
+        Assert.That(options.Mods, Is.EqualTo(new[] { _ui, _hd, Path.GetFullPath(CliRun.Fixture("mods/fef-mod")) }));
         Assert.That(error.ToString(), Does.Contain($"archiveemu: mod 1      UI Fix 1.0.3  {_ui}\n"));
     }
 

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using ArchiveEmu.Cli.Commands;
+using ArchiveEmu.Cli.Tests.Commands;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Cli.Tests.Profiles;
@@ -65,15 +66,8 @@ public sealed class ProfileOptionTests
         Assert.That(Listing("--profile", "p", "--game", other), Is.EqualTo(Listing("--game", other, "--mod", Hd)));
     }
 
-    /// <summary>The host arguments <c>run</c> (or <c>mount</c>) makes from a command line, without mounting.</summary>
-    private static string[] HostArgs(bool run, params string[] args)
-    {
-        var mount = new MountArguments(run);
-        var command = mount.AddTo(new Command(run ? "run" : "mount"));
-        var parse = command.Parse(args);
-        Assert.That(parse.Errors, Is.Empty, string.Join("; ", parse.Errors.Select(e => e.Message)));
-        return mount.HostArgs(parse, new CliConsole(TextWriter.Null, TextWriter.Null, false), mountPoint: null);
-    }
+    /// <summary>What <c>run</c> (or <c>mount</c>) over the game folder asks the host, without mounting.</summary>
+    private static string[] HostArgs(bool run, params string[] args) => HostSettings.Of(run, mountPoint: null, args);
 
     [Test]
     public void TheProfilesOptions_ReachTheHost_UnderTheCommandLines()
@@ -83,24 +77,22 @@ public sealed class ProfileOptionTests
         Save("--game", Game, "--mod", Hd, "--merge", "never", "--compress", "lz4", "--language", "de", "--cache", cache);
         Assert.That(HostArgs(false, "--profile", "p"), Is.EqualTo(new[]
         {
-            $"--ArchiveEmu:Game={Game}", "--ArchiveEmu:InPlace=true", $"--ArchiveEmu:Mods:0={Hd}", $"--ArchiveEmu:Cache={cache}",
-            "--ArchiveEmu:Merge=never", "--ArchiveEmu:Compression=lz4", "--ArchiveEmu:Language=de", "--ArchiveEmu:IgnoreCase=true",
+            $"Game={Game}", "InPlace=true", $"Mods:0={Hd}", $"Cache={cache}", "Merge=never", "Compression=lz4", "Language=de (--language)", "IgnoreCase=true",
         }));
         Assert.That(HostArgs(false, "--profile", "p", "--no-cache", "--merge", "always", "--compress", "none", "--language", "fr", "--case-sensitive", "--mod", Ui),
             Is.EqualTo(new[]
             {
-                $"--ArchiveEmu:Game={Game}", "--ArchiveEmu:InPlace=true", $"--ArchiveEmu:Mods:0={Hd}", $"--ArchiveEmu:Mods:1={Ui}",
-                "--ArchiveEmu:NoCache=true", "--ArchiveEmu:Merge=always", "--ArchiveEmu:Compression=none", "--ArchiveEmu:Language=fr",
+                $"Game={Game}", "InPlace=true", $"Mods:0={Hd}", $"Mods:1={Ui}", "NoCache=true", "Merge=always", "Compression=none", "Language=fr (--language)",
             }));
     }
 
     [Test]
     public void Run_IgnoresLetterCaseByDefault_CaseSensitiveTurnsItOff_MountKeepsItOff()
     {
-        Assert.That(HostArgs(true, "--game", Game, "--mod", Hd), Does.Contain("--ArchiveEmu:IgnoreCase=true"));
-        Assert.That(HostArgs(true, "--game", Game, "--mod", Hd, "--case-sensitive"), Does.Not.Contain("--ArchiveEmu:IgnoreCase=true"));
-        Assert.That(HostArgs(false, "--game", Game, "--mod", Hd), Does.Not.Contain("--ArchiveEmu:IgnoreCase=true"));
-        Assert.That(HostArgs(false, "--game", Game, "--mod", Hd, "--ignore-case"), Does.Contain("--ArchiveEmu:IgnoreCase=true"));
+        Assert.That(HostArgs(true, "--game", Game, "--mod", Hd), Does.Contain("IgnoreCase=true"));
+        Assert.That(HostArgs(true, "--game", Game, "--mod", Hd, "--case-sensitive"), Does.Not.Contain("IgnoreCase=true"));
+        Assert.That(HostArgs(false, "--game", Game, "--mod", Hd), Does.Not.Contain("IgnoreCase=true"));
+        Assert.That(HostArgs(false, "--game", Game, "--mod", Hd, "--ignore-case"), Does.Contain("IgnoreCase=true"));
     }
 
     [Test]
@@ -110,7 +102,7 @@ public sealed class ProfileOptionTests
         Environment.CurrentDirectory = Game;
         try
         {
-            Assert.That(HostArgs(true, "--mod", Hd)[0], Is.EqualTo($"--ArchiveEmu:Game={Game}"));
+            Assert.That(HostArgs(true, "--mod", Hd)[0], Is.EqualTo($"Game={Game}"));
         }
         finally
         {

@@ -1,0 +1,54 @@
+using System.Text.Json.Serialization;
+
+namespace ArchiveEmu.Host.Requests;
+
+/// <summary>
+/// How a modded game is served, as asked: the options a profile saves (its <c>options</c> object: merge, compress, ignoreCase,
+/// language, cache) and two a command line gives alone (<c>--no-cache</c>, <c>--verify-content</c>). Null: not asked; the layer
+/// below decides (the profile under the command line, then the command's or the host's default). Words are checked where they
+/// are read (System.CommandLine, ProfileStore, <see cref="MountOptions.Validate"/>).
+/// </summary>
+internal sealed record ServingOptions
+{
+    /// <summary>Which archives to pack into the merged file cache: a <see cref="Core.MergedCache.PolicyWords.MergePolicies"/> word.</summary>
+    public required string? Merge { get; init; }
+
+    /// <summary>How merged archives are stored: a <see cref="Core.MergedCache.PolicyWords.Compressions"/> word.</summary>
+    public required string? Compress { get; init; }
+
+    /// <summary>Whether a path is found whatever the letter case asked (Windows' rule, for games under Wine/Proton).</summary>
+    public required bool? IgnoreCase { get; init; }
+
+    /// <summary>The game's language as asked, a Localisation Framework id in any case; null: Steam's record, else en.</summary>
+    public required string? Language { get; init; }
+
+    /// <summary>The merged file cache folder; null: the per-user default.</summary>
+    public required string? Cache { get; init; }
+
+    /// <summary>Neither read nor store the cache (<c>--no-cache</c>): a command line's, never saved.</summary>
+    [JsonIgnore]
+    public bool NoCache { get; init; }
+
+    /// <summary>Key the cache on a hash of every input (<c>--verify-content</c>): a command line's, never saved.</summary>
+    [JsonIgnore]
+    public bool VerifyContent { get; init; }
+
+    /// <summary>Nothing asked.</summary>
+    public static ServingOptions None { get; } = new() { Merge = null, Compress = null, IgnoreCase = null, Language = null, Cache = null };
+
+    /// <summary>
+    /// The one precedence table (docs/STEAM.md, "Profiles"): each option from <paramref name="commandLine"/>, else from
+    /// <paramref name="profile"/>, else not asked. <c>--no-cache</c> turns the profile's cache off. <c>build</c> keeps its own
+    /// merge and compress (<paramref name="storingFromProfile"/> false): a profile's are for <c>mount</c> and <c>run</c>.
+    /// </summary>
+    public static ServingOptions Choose(ServingOptions commandLine, ServingOptions? profile, bool storingFromProfile) => new()
+    {
+        Merge = commandLine.Merge ?? (storingFromProfile ? profile?.Merge : null),
+        Compress = commandLine.Compress ?? (storingFromProfile ? profile?.Compress : null),
+        IgnoreCase = commandLine.IgnoreCase ?? profile?.IgnoreCase,
+        Language = commandLine.Language ?? profile?.Language,
+        Cache = commandLine.NoCache ? null : commandLine.Cache ?? profile?.Cache,
+        NoCache = commandLine.NoCache,
+        VerifyContent = commandLine.VerifyContent,
+    };
+}

@@ -64,4 +64,34 @@ public sealed class MountSettingsTests
         Assert.That(said.TrimEnd().ReplaceLineEndings("\n").Split('\n'), Is.EqualTo(new[] { line }), said);
         Assert.That(Directory.Exists(_dir["mnt"]), Is.False, "nothing prepared at the mount point");
     }
+
+    /// <summary>
+    /// Issue 49: mount hands the host a typed request, laid over the host's own settings: a setting from the environment still
+    /// applies where the command line says nothing (merge always, with --no-cache: refused), and the command line's wins where it does.
+    /// </summary>
+    [Test]
+    public void Mount_TheEnvironmentsSettings_LieUnderTheCommandLine()
+    {
+        var log = new StringWriter(); // the host logs to the console (stdout)
+        var saved = Console.Out;
+        Environment.SetEnvironmentVariable("ARCHIVEEMU_ArchiveEmu__Merge", "always");
+        Console.SetOut(log);
+        CliResult underneath, over;
+        try
+        {
+            underneath = CliRun.Run("mount", "--game", Game, "--mod", Hd, "--no-cache", _dir["mnt"]);
+            over = CliRun.Run("mount", "--game", Game, "--mod", Hd, "--no-cache", "--merge", "never", _dir["mnt"]);
+        }
+        finally
+        {
+            Console.SetOut(saved);
+            Environment.SetEnvironmentVariable("ARCHIVEEMU_ArchiveEmu__Merge", null);
+        }
+        var said = TestSupport.ArchiveEmuProgram.Installed is null ? log.ToString() : underneath.Out + over.Out;
+        Assert.That(underneath.ExitCode, Is.EqualTo(1), underneath + "\nconsole:\n" + said);
+        Assert.That(said, Does.Contain("merge policy 'always' needs the cache; drop NoCache"));
+        Assert.That(over.ExitCode, Is.Not.Zero, "no mount point: nothing is mounted");
+        Assert.That(System.Text.RegularExpressions.Regex.Matches(said, "needs the cache"), Has.Count.EqualTo(1), said);
+        Assert.That(Directory.Exists(_dir["mnt"]), Is.False, "nothing prepared at the mount point");
+    }
 }

@@ -27,7 +27,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     public Task StartAsync(CancellationToken cancellationToken)
     {
         var mountPoint = options.ServedAt;
-        var cache = options.NoCache ? null : new MergedFileCache(string.IsNullOrEmpty(options.Cache) ? MergedFileCache.DefaultFolder() : options.Cache,
+        var cache = Requests.RequestedCache.Open(options.NoCache, options.Cache,
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message), RecordsLiveUse: true));
         _cache = cache;
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
@@ -149,13 +149,11 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     /// </summary>
     private bool CanStore(MergedFileCache cache)
     {
-        if (CacheFolderAccess.WhyNotWritable(cache.Folder) is not { } problem)
+        if (Requests.RequestedCache.WhyNotStoring(cache) is not { } why)
             return true;
         if (options.Policy == MergePolicy.Always)
-            throw new IOException($"{cache.Folder}: the cache folder {problem}; --merge always stores into it: "
-                                  + "give a writable folder with --cache DIR, or drop --merge always");
-        logger.LogWarning("{Folder}: the cache folder {Problem}; serving the entries already in it, storing nothing, the rest by emulation",
-            cache.Folder, problem);
+            throw new IOException($"{why}; --merge always stores into it: give a writable folder with --cache DIR, or drop --merge always");
+        logger.LogWarning("{Why}; serving the entries already in it, storing nothing, the rest by emulation", why);
         return false;
     }
 

@@ -1,4 +1,5 @@
 using ArchiveEmu.Cli.Commands;
+using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Cli.Profiles;
 
 namespace ArchiveEmu.Fuzz;

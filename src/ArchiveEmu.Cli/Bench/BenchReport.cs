@@ -1,5 +1,6 @@
-using ArchiveEmu.Core.MergedCache;
 using System.Text.Json.Nodes;
+using ArchiveEmu.Cli.Output;
+using ArchiveEmu.Core.MergedCache;
 
 namespace ArchiveEmu.Cli.Bench;
 
@@ -75,7 +76,7 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
             + $"decode {s.Lz4.DecodeMbps.Median:F0} MB/s (in memory)");
     }
 
-    public void WriteJson(TextWriter o) => Commands.JsonOutput.Write(o, ToJson());
+    public void WriteJson(TextWriter o) => JsonOutput.Write(o, ToJson());
 
     private JsonObject ToJson() => new()
     {
@@ -90,7 +91,7 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
             ["block_size"] = options.BlockSize, ["scale_down"] = options.ScaleDown,
         },
         ["units"] = new JsonObject { ["mbps"] = "10^6 bytes per second", ["texture_data"] = TextureData, ["device_estimate"] = $"{EstimateNote}; {EstimateLimit}" },
-        ["scenarios"] = Commands.JsonOutput.Array(scenarios, s => new JsonObject
+        ["scenarios"] = JsonOutput.Array(scenarios, s => new JsonObject
         {
             ["name"] = s.Scenario.Name,
             ["cold"] = s.Cold,
@@ -100,14 +101,14 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
             ["injected"] = s.Scenario.InjectedCount,
             ["source_files"] = s.SourceFiles,
             ["seconds"] = s.Seconds,
-            ["paths"] = Commands.JsonOutput.Array(s.Paths, p => PathJson(s, p)),
-            ["builds"] = Commands.JsonOutput.Array(s.Builds, b => new JsonObject
+            ["paths"] = JsonOutput.Array(s.Paths, p => PathJson(s, p)),
+            ["builds"] = JsonOutput.Array(s.Builds, b => new JsonObject
             {
                 ["path"] = b.Name,
                 ["what"] = b.Means,
                 ["ms"] = Samples.Of(b.Ms).ToJson(),
                 ["mbps"] = Samples.Of(b.Ms.Select(ms => s.ArchiveBytes / (ms / 1000) / 1e6).ToList()).ToJson(),
-                ["runs_ms"] = Commands.JsonOutput.Numbers(b.Ms),
+                ["runs_ms"] = JsonOutput.Numbers(b.Ms),
                 ["speed_vs_repack"] = Samples.MedianOf(b.RatioToRepack),
                 ["stored_ratio"] = b.StoredRatio,
             }),
@@ -123,8 +124,8 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
         ["ratio_to_solid"] = Samples.MedianOf(p.WholeRatioToSolid),
         ["opens"] = p.Opens,
         ["reads"] = p.WholeTrace?.Reads,
-        ["runs_mbps"] = Commands.JsonOutput.Numbers(p.WholeMbps),
-        ["runs_ratio_to_solid"] = Commands.JsonOutput.Numbers(p.WholeRatioToSolid),
+        ["runs_mbps"] = JsonOutput.Numbers(p.WholeMbps),
+        ["runs_ratio_to_solid"] = JsonOutput.Numbers(p.WholeRatioToSolid),
         ["bytes_read"] = p.WholeTrace?.Bytes,
         ["pieces"] = p.WholeTrace?.Pieces,
         ["read_syscalls"] = p.WholeIo?.Syscalls,
@@ -136,8 +137,8 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
         {
             ["mbps"] = Samples.Of(p.RandomMbps).ToJson(),
             ["ratio_to_solid"] = Samples.MedianOf(p.RandomRatioToSolid),
-            ["runs_mbps"] = Commands.JsonOutput.Numbers(p.RandomMbps),
-            ["runs_ratio_to_solid"] = Commands.JsonOutput.Numbers(p.RandomRatioToSolid),
+            ["runs_mbps"] = JsonOutput.Numbers(p.RandomMbps),
+            ["runs_ratio_to_solid"] = JsonOutput.Numbers(p.RandomRatioToSolid),
             ["reads"] = p.RandomTrace?.Reads,
             ["bytes_read"] = p.RandomTrace?.Bytes,
         },
@@ -146,8 +147,8 @@ internal sealed class BenchReport(MachineInfo machine, BenchOptions options, IRe
             ["what"] = "up to 400 whole entries in random order, each in pieces of 64 KiB-1 MiB (a game's loader)",
             ["mbps"] = Samples.Of(p.EntriesMbps).ToJson(),
             ["ratio_to_solid"] = Samples.MedianOf(p.EntriesRatioToSolid),
-            ["runs_mbps"] = Commands.JsonOutput.Numbers(p.EntriesMbps),
-            ["runs_ratio_to_solid"] = Commands.JsonOutput.Numbers(p.EntriesRatioToSolid),
+            ["runs_mbps"] = JsonOutput.Numbers(p.EntriesMbps),
+            ["runs_ratio_to_solid"] = JsonOutput.Numbers(p.EntriesRatioToSolid),
         },
         ["device_estimate"] = new JsonObject(DeviceModel.Article.Select(d => KeyValuePair.Create(d.Name, s.Estimate(p, d) is { } e
             ? (JsonNode?)new JsonObject { ["mbps"] = e.Mbps, ["ratio_to_solid"] = e.Ratio } : null))),

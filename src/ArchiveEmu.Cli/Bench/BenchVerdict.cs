@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using ArchiveEmu.Cli.Output;
 
 namespace ArchiveEmu.Cli.Bench;
 
@@ -29,7 +30,7 @@ internal sealed class BenchVerdict(BenchOptions options, IReadOnlyList<ScenarioR
     public JsonObject ToJson() => new()
     {
         ["warm"] = !options.Cold,
-        ["lines"] = Commands.JsonOutput.Strings(Lines()),
-        ["scenarios"] = Commands.JsonOutput.Array(_scenarios, s => s.ToJson()),
+        ["lines"] = JsonOutput.Strings(Lines()),
+        ["scenarios"] = JsonOutput.Array(_scenarios, s => s.ToJson()),
     };
 }

@@ -2,6 +2,8 @@ using System.CommandLine;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using ArchiveEmu.Cli.Bench;
+using ArchiveEmu.Cli.Options;
+using ArchiveEmu.Cli.Output;
 
 namespace ArchiveEmu.Cli.Commands;
 

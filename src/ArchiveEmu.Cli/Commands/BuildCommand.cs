@@ -1,5 +1,7 @@
 using System.CommandLine;
 using System.Diagnostics;
+using ArchiveEmu.Cli.Options;
+using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
@@ -54,7 +56,7 @@ internal sealed class BuildCommand : ICommand
         var game = _game.Open(parse, console, warnings, storePlan: true, requested: r => request = r);
         var policy = ParsePolicy(request!.Serving.Merge); // build's own --merge: a profile's is for mount and run
         if (game.Cache is { } cache)
-            GameArguments.RequireWritableCache(cache.Folder, merging: policy != MergePolicy.Never);
+            GameArguments.RequireWritableCache(cache, merging: policy != MergePolicy.Never);
         double routeMs = clock.Elapsed.TotalMilliseconds;
         foreach (var o in game.Plan.Overrides) // what a mount would serve: a FIFO or a device in a mod is one line naming it, as an entry's is
             Core.VirtualFiles.FileIdentity.Of(o.SourcePath);

@@ -1,5 +1,7 @@
 using System.CommandLine;
 using System.Text.Json.Nodes;
+using ArchiveEmu.Cli.Options;
+using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Core.MergedCache;
 
 namespace ArchiveEmu.Cli.Commands;

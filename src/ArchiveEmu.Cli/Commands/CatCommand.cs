@@ -1,4 +1,7 @@
 using System.CommandLine;
+using ArchiveEmu.Cli.Archives;
+using ArchiveEmu.Cli.Options;
+using ArchiveEmu.Cli.Output;
 
 namespace ArchiveEmu.Cli.Commands;
 

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using ArchiveEmu.Cli.Doctor;
+using ArchiveEmu.Cli.Options;
 
 namespace ArchiveEmu.Cli.Commands;
 

@@ -1,5 +1,8 @@
 using System.CommandLine;
 using System.Text.Json.Nodes;
+using ArchiveEmu.Cli.Archives;
+using ArchiveEmu.Cli.Options;
+using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Core.Formats;
 
 namespace ArchiveEmu.Cli.Commands;

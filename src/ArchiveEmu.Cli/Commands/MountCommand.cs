@@ -1,4 +1,5 @@
 using System.CommandLine;
+using ArchiveEmu.Cli.Options;
 
 namespace ArchiveEmu.Cli.Commands;
 

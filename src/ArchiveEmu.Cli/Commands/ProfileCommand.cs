@@ -17,7 +17,7 @@ internal sealed class ProfileCommand : ICommand
     {
         return new Command(Name, $"Save a game, its mods and options under a name, for --profile NAME (kept in {ProfileStore.Folder})")
         {
-            new ProfileSave().Define(console),
+            new ProfileSaveCommand().Define(console),
             new Command("ls", "List the profiles: name and game").Runs(_ => List(console)),
             Named("show", "Print a profile's JSON", (name, _) => Show(name, console)),
             Named("rm", "Remove a profile", (name, _) => Remove(name, console)),

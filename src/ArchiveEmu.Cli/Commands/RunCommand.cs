@@ -1,4 +1,7 @@
 using System.CommandLine;
+using ArchiveEmu.Cli.Options;
+using ArchiveEmu.Cli.Output;
+using ArchiveEmu.Cli.Running;
 
 namespace ArchiveEmu.Cli.Commands;
 
@@ -41,7 +44,7 @@ internal sealed class RunCommand : ICommand
         var log = RunLog.Start(string.Join(' ', parse.Tokens.Select(t => Quoted(t.Value))), console.Error);
         var program = parse.GetRequiredValue(_command);
         bool play = parse.GetValue(_onFailure) == "play";
-        using var stderr = new LoggedWriter(console.Error, log); // every line run writes: the terminal and the log alike
+        using var stderr = new LoggedWriter(console.Error, log.Write); // every line run writes: the terminal and the log alike
         var logged = new CliConsole(console.Out, stderr, console.IsInteractive);
         Action<string> error = stderr.WriteLine;
         var folder = Environment.CurrentDirectory; // where the game is started, --on-failure play or not
@@ -82,7 +85,7 @@ internal sealed class RunCommand : ICommand
         bool play = options.Select((a, i) => a is "--on-failure=play" or "--on-failure:play"
             || a == "--on-failure" && i + 1 < options.Count && options[i + 1] == "play").Any(p => p);
         var log = RunLog.Start(string.Join(' ', args.Select(Quoted)), console.Error);
-        using var stderr = new LoggedWriter(console.Error, log);
+        using var stderr = new LoggedWriter(console.Error, log.Write);
         int code = report(new CliConsole(console.Out, stderr, console.IsInteractive));
         var reason = stderr.FirstLine ?? "the command line could not be read";
         if (program.Length == 0)

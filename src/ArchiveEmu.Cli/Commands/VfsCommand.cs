@@ -1,6 +1,8 @@
 using System.CommandLine;
 using System.Diagnostics;
 using System.Security.Cryptography;
+using ArchiveEmu.Cli.Options;
+using ArchiveEmu.Cli.Output;
 
 namespace ArchiveEmu.Cli.Commands;
 

@@ -1,7 +1,7 @@
 using System.CommandLine;
 using System.Text;
 using System.Text.Json;
-using ArchiveEmu.Cli.Commands;
+using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving.Languages;
 

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using ArchiveEmu.Cli.Commands;
+using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Host;
 
 namespace ArchiveEmu.Cli.Tests.Commands;

@@ -1,4 +1,5 @@
 using ArchiveEmu.Cli.Commands;
+using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Reloaded;

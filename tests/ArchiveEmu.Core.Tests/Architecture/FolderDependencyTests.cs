@@ -23,51 +23,91 @@ public sealed partial class FolderDependencyTests
         ["Machine"] = ["Serving", "Routing", "Interop"],
     };
 
-    [GeneratedRegex(@"ArchiveEmu\.Core\.(?<folder>[A-Z][A-Za-z]+)\b")]
-    private static partial Regex CoreReference();
-
-    [Test]
-    public void CoreFolders_ReferenceOnlyTheFoldersBelowThem()
+    // The CLI's folders (issue 49): commands on top; the arguments they take (Options), what they write (Output), how ls and cat
+    // find an archive (Archives), run's child, log and notice (Running), saved profiles, the doctor's checks and bench below.
+    // Files at a project's root (Program, the console) may use every folder.
+    private static readonly Dictionary<string, string[]> CliAllowed = new()
     {
-        var core = Path.Combine(RepositoryFiles.Root, "src", "ArchiveEmu.Core");
+        ["Archives"] = [],
+        ["Output"] = ["Archives"],
+        ["Profiles"] = ["Output"],
+        ["Running"] = ["Profiles"],
+        ["Options"] = ["Profiles", "Output"],
+        ["Doctor"] = [],
+        ["Bench"] = ["Options", "Output"],
+        ["Commands"] = ["Options", "Output", "Archives", "Running", "Profiles", "Doctor", "Bench"],
+    };
+
+    // The host's folders: the libc calls, the FUSE transports, the modded file system, and what a command asks of the host.
+    private static readonly Dictionary<string, string[]> HostAllowed = new()
+    {
+        ["Interop"] = [],
+        ["Fuse"] = ["Interop"],
+        ["Mount"] = ["Fuse", "Interop"],
+        ["Requests"] = [],
+    };
+
+    private static IEnumerable<TestCaseData> Projects()
+    {
+        yield return new TestCaseData("ArchiveEmu.Core", Allowed).SetArgDisplayNames("Core");
+        yield return new TestCaseData("ArchiveEmu.Cli", CliAllowed).SetArgDisplayNames("Cli");
+        yield return new TestCaseData("ArchiveEmu.Host", HostAllowed).SetArgDisplayNames("Host");
+    }
+
+    // ArchiveEmu.Cli.Options, or a folder named from within the project's namespace (Fuse.Kernel.KernelMount).
+    private static Regex Reference(string project, IEnumerable<string> folders) =>
+        new($@"{Regex.Escape(project)}\.(?<folder>[A-Z][A-Za-z]+)\b|(?<![.\w])(?<folder>{string.Join('|', folders)})\.[A-Z]");
+
+    [TestCaseSource(nameof(Projects))]
+    public void Folders_ReferenceOnlyTheFoldersBelowThem(string project, Dictionary<string, string[]> allowedMap)
+    {
+        var root = Path.Combine(RepositoryFiles.Root, "src", project);
+        var reference = Reference(project, allowedMap.Keys);
         var found = new List<string>();
-        foreach (var (folder, allowed) in Allowed)
+        foreach (var (folder, allowed) in allowedMap)
         {
-            foreach (var file in Directory.EnumerateFiles(Path.Combine(core, folder), "*.cs", SearchOption.AllDirectories))
+            foreach (var file in Directory.EnumerateFiles(Path.Combine(root, folder), "*.cs", SearchOption.AllDirectories))
             {
-                foreach (Match m in CoreReference().Matches(File.ReadAllText(file)))
+                foreach (Match m in reference.Matches(File.ReadAllText(file)))
                 {
                     string used = m.Groups["folder"].Value;
-                    if (used != folder && Allowed.ContainsKey(used) && !allowed.Contains(used))
-                        found.Add($"{Path.GetRelativePath(core, file)} uses {used}");
+                    if (used != folder && allowedMap.ContainsKey(used) && !allowed.Contains(used))
+                        found.Add($"{Path.GetRelativePath(root, file)} uses {used}");
                 }
             }
         }
         Assert.That(found.Distinct(), Is.Empty);
     }
 
-    [Test]
-    public void EveryCoreFolder_HasItsPlaceInTheOrder()
+    [TestCaseSource(nameof(Projects))]
+    public void EveryFolder_HasItsPlaceInTheOrder(string project, Dictionary<string, string[]> allowedMap)
     {
-        var core = Path.Combine(RepositoryFiles.Root, "src", "ArchiveEmu.Core");
-        var folders = Directory.GetDirectories(core).Select(Path.GetFileName).Where(f => f is not ("bin" or "obj"));
-        Assert.That(folders, Is.SubsetOf(Allowed.Keys), "a new folder needs a line in Allowed (and in docs/DESIGN.md)");
+        var root = Path.Combine(RepositoryFiles.Root, "src", project);
+        var folders = Directory.GetDirectories(root).Select(Path.GetFileName).Where(f => f is not ("bin" or "obj" or "Properties"));
+        Assert.That(folders, Is.SubsetOf(allowedMap.Keys), "a new folder needs a line in its Allowed map (and in docs/DESIGN.md)");
     }
 
-    [Test]
-    public void AllowedGraph_HasNoCycle()
+    [TestCaseSource(nameof(Projects))]
+    public void AllowedGraph_HasNoCycle(string project, Dictionary<string, string[]> allowedMap)
     {
         var done = new HashSet<string>();
         void Visit(string folder, ImmutableStack path)
         {
-            Assert.That(path.Contains(folder), Is.False, $"cycle through {folder}");
+            Assert.That(path.Contains(folder), Is.False, $"{project}: cycle through {folder}");
             if (!done.Add(folder))
                 return;
-            foreach (var next in Allowed[folder])
+            foreach (var next in allowedMap[folder])
                 Visit(next, path.Push(folder));
         }
-        foreach (var folder in Allowed.Keys)
+        foreach (var folder in allowedMap.Keys)
             Visit(folder, ImmutableStack.Empty);
+    }
+
+    [Test]
+    public void CliCommands_HoldOnlyCommands()
+    {
+        var commands = Path.Combine(RepositoryFiles.Root, "src", "ArchiveEmu.Cli", "Commands");
+        Assert.That(Directory.EnumerateFiles(commands, "*.cs").Select(Path.GetFileName), Is.All.EndsWith("Command.cs"));
     }
 
     private sealed record ImmutableStack(string? Top, ImmutableStack? Rest)

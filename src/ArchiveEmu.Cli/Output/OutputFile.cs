@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Routing;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Output;
 
 /// <summary>
 /// Refuses an output file (<c>-o</c>) that would overwrite what it is made from: a path inside the game folder or a mod

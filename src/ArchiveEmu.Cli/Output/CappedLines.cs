@@ -1,6 +1,6 @@
 using System.Text.RegularExpressions;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Output;
 
 /// <summary>
 /// At most <see cref="PerKind"/> lines of one kind for a person to read, then one line saying how many more there were: an

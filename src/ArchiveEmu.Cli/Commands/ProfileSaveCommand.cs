@@ -1,16 +1,18 @@
-using ArchiveEmu.Core.Routing;
 using System.CommandLine;
 using System.Text.Json;
 using ArchiveEmu.Cli.Commands;
+using ArchiveEmu.Cli.Options;
+using ArchiveEmu.Cli.Profiles;
+using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Host.Requests;
 
-namespace ArchiveEmu.Cli.Profiles;
+namespace ArchiveEmu.Cli.Commands;
 
 /// <summary>
 /// <c>archiveemu profile save NAME --game DIR [--mod DIR…] [options of run]</c>: checks the folders as <c>build</c> and
 /// <c>run</c> would (they exist, no mod inside the game), then writes the profile with absolute paths and prints it.
 /// </summary>
-internal sealed class ProfileSave
+internal sealed class ProfileSaveCommand
 {
     private readonly Argument<string> _name = ProfileStore.NameArgument();
     private readonly Option<string> _game = new("--game") { Description = "The game folder, as shipped", HelpName = "DIR" };

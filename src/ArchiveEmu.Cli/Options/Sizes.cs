@@ -1,7 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Options;
 
 /// <summary>Byte sizes on the command line: a whole number with an optional K, M or G suffix (powers of 1024).</summary>
 internal static class Sizes

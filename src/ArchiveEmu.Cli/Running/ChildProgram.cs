@@ -3,7 +3,7 @@ using System.Diagnostics;
 using System.Runtime.InteropServices;
 using ArchiveEmu.Core.Interop;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Running;
 
 /// <summary>
 /// The program <c>archiveemu run</c> starts once the mount is ready: the calling user's, in the working folder (named again,

@@ -1,15 +1,16 @@
-using ArchiveEmu.Core.Interop;
 using System.CommandLine;
+using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Cli.Profiles;
-using ArchiveEmu.Core.MergedCache;
-using ArchiveEmu.Core.Serving;
-using ArchiveEmu.Core.Routing;
-using ArchiveEmu.Host.Requests;
-using ArchiveEmu.Core.Serving.Languages;
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.Core.Machine.Steam;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
+using ArchiveEmu.Core.Serving.Languages;
+using ArchiveEmu.Host.Requests;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Options;
 
 /// <summary>
 /// The <c>--game DIR --mod DIR… [--reloaded | --reloaded-dir PATH] [--profile NAME]</c> options the game commands share, with
@@ -93,8 +94,8 @@ internal sealed class GameArguments
             var request = Request(parse, warn);
             requested?.Invoke(request);
             var serving = request.Serving;
-            var cache = serving.NoCache ? null : OpenCache(serving.Cache, warn, // its warnings (a full disk) in build --json too
-                waiting: message => console.Error.WriteLine($"archiveemu: warning: {message}")); // a wait for another writer: at once
+            var cache = RequestedCache.Open(serving.NoCache, serving.Cache, new CacheOptions(Warn: warn, // its warnings (a full disk) in build --json too
+                Waiting: message => console.Error.WriteLine($"archiveemu: warning: {message}"))); // a wait for another writer: at once
             var game = EmulatedGame.Open(new GameSetup(request.Game, request.Mods)
             {
                 Language = SteamLanguage.Choose(serving.Language, request.LanguageBy, request.Game, warn),
@@ -176,20 +177,16 @@ internal sealed class GameArguments
     /// (<see cref="CacheFolderAccess.WhyNotWritable"/>); else an <see cref="IOException"/> naming the folder, what is wrong and
     /// the ways out.
     /// </summary>
-    public static void RequireWritableCache(string folder, bool merging)
+    public static void RequireWritableCache(MergedFileCache cache, bool merging)
     {
-        if (CacheFolderAccess.WhyNotWritable(folder) is not { } problem)
+        if (RequestedCache.WhyNotStoring(cache) is not { } why)
             return;
         var ways = merging ? "give a writable folder with --cache DIR, or drop --merge and build with --no-cache"
             : "build with --no-cache, or give a writable folder with --cache DIR";
-        throw new IOException($"{Path.GetFullPath(folder)}: the cache folder {problem}; {ways}");
+        throw new IOException($"{why}; {ways}");
     }
 
     /// <summary>The cache at <paramref name="folder"/> (the default folder when null), warning on stderr about damaged entries.</summary>
     public static MergedFileCache OpenCache(string? folder, CliConsole console) =>
-        OpenCache(folder, message => console.Error.WriteLine($"archiveemu: warning: {message}"));
-
-    /// <summary>The cache at <paramref name="folder"/> (the default folder when null), its warnings (damage, a full disk) to <paramref name="warn"/>.</summary>
-    public static MergedFileCache OpenCache(string? folder, Action<string> warn, Action<string>? waiting = null) =>
-        new(folder ?? MergedFileCache.DefaultFolder(), new CacheOptions(Warn: warn, Waiting: waiting));
+        RequestedCache.Open(noCache: false, folder, new CacheOptions(Warn: message => console.Error.WriteLine($"archiveemu: warning: {message}")))!;
 }

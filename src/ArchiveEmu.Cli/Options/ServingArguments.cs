@@ -3,7 +3,7 @@ using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Host.Requests;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Options;
 
 /// <summary>
 /// The options that say how a game is served (<see cref="ServingOptions"/>), each defined and read here: the cache folder and the

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Output;
 
 /// <summary>
 /// A one-line progress bar on stderr while a terminal watches (<see cref="CliConsole.IsInteractive"/>: neither stdout nor stderr

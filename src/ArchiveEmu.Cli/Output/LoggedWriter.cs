@@ -1,13 +1,13 @@
 using System.Text;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Output;
 
 /// <summary>
-/// <c>run</c>'s stderr: every line written to it goes to the terminal and, whole, to the run's log (<see cref="RunLog"/>).
+/// <c>run</c>'s stderr: every line written to it goes to the terminal and, whole, to the run's log (<paramref name="log"/>, RunLog's Write).
 /// One writer for both, so no line reaches one and misses the other: under Steam nobody sees stderr, and the log used to
 /// miss the Reloaded-II lines ("reloaded …", "mod N …", "skipped …") and the warnings.
 /// </summary>
-internal sealed class LoggedWriter(TextWriter terminal, RunLog log) : TextWriter
+internal sealed class LoggedWriter(TextWriter terminal, Action<string> log) : TextWriter
 {
     private readonly StringBuilder _line = new();
 
@@ -44,7 +44,7 @@ internal sealed class LoggedWriter(TextWriter terminal, RunLog log) : TextWriter
     public override void Flush() => terminal.Flush();
 
     /// <summary>A line for the log alone: one the terminal leaves out (<see cref="CappedLines"/>).</summary>
-    public void LogOnly(string line) => log.Write(line);
+    public void LogOnly(string line) => log(line);
 
     /// <summary>A last line without its newline still reaches the log.</summary>
     protected override void Dispose(bool disposing)
@@ -57,7 +57,7 @@ internal sealed class LoggedWriter(TextWriter terminal, RunLog log) : TextWriter
     private void EndLine()
     {
         FirstLine ??= _line.ToString();
-        log.Write(_line.ToString());
+        log(_line.ToString());
         _line.Clear();
     }
 }

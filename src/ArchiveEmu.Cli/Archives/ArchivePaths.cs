@@ -2,7 +2,7 @@ using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Archives;
 
 /// <summary>
 /// How <c>ls</c> and <c>cat</c> find an emulated archive by a path relative to the game, at any depth

@@ -2,7 +2,7 @@ using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Archives;
 
 /// <summary>
 /// Archives inside an emulated archive that no mod changes inside (<c>CPK/EN.CPK/FIELD/PACK/FD007_003.ARC</c> when no mod touches

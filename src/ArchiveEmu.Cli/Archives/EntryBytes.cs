@@ -3,7 +3,7 @@ using ArchiveEmu.Core.Formats.Cpk;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Archives;
 
 /// <summary>
 /// The bytes <c>cat ARCHIVE/ENTRY</c> writes: the entry of the emulated archive, named as <c>ls</c> prints it (by index where the

@@ -1,9 +1,10 @@
-using ArchiveEmu.Core.Routing;
 using System.CommandLine;
+using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Host.Requests;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Options;
 
 /// <summary>
 /// The options <c>mount</c> and <c>run</c> share, and the typed request they hand the host (<see cref="MountRequest"/>): both run

@@ -1,7 +1,7 @@
 using System.CommandLine;
 using ArchiveEmu.Core.MergedCache;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Options;
 
 /// <summary>
 /// <c>--cache-max-size SIZE</c> on build, mount and run: when the cache's packs take more, the cache's own gc removes the least

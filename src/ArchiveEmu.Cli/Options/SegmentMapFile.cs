@@ -1,7 +1,7 @@
 using System.Text.Json;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Options;
 
 /// <summary>
 /// A virtual file described in JSON: <c>{"segments": [{"file": "a.bin", "offset": 0, "length": 16},

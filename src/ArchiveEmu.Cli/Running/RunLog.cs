@@ -1,6 +1,6 @@
 using ArchiveEmu.Cli.Profiles;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Running;
 
 /// <summary>
 /// The log of one <c>archiveemu run</c>: a file named with the time in <c>$XDG_STATE_HOME/archiveemu/logs</c> (else

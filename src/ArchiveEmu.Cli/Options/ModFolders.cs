@@ -1,5 +1,5 @@
 using ArchiveEmu.Core.Interop;
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Options;
 
 /// <summary>
 /// The <c>--mod</c> folders as the router takes them: a mod that is the game folder or inside it is refused (it made

@@ -1,7 +1,7 @@
 using System.ComponentModel;
 using System.Diagnostics;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Running;
 
 /// <summary>
 /// A failure of <c>run</c> shown on the desktop through <c>notify-send</c>, where a desktop session has one (DISPLAY,

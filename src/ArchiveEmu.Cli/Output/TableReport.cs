@@ -2,7 +2,7 @@ using System.Text.Json.Nodes;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Merges;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Output;
 
 /// <summary>
 /// The merged Persona tables in build's report and in ls (docs/TABLES.md): per table the mods and how many fields each

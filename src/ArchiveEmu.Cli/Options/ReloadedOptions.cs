@@ -1,7 +1,8 @@
 using System.CommandLine;
+using ArchiveEmu.Cli.Profiles;
 using ArchiveEmu.Core.Machine.ReloadedII;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Options;
 
 /// <summary>
 /// <c>--reloaded</c> and <c>--reloaded-dir PATH</c>: the mods of the player's Reloaded-II setup, as it is (docs/RELOADED-II.md). A
@@ -37,7 +38,7 @@ internal sealed class ReloadedOptions
     /// <summary>The setup the options name for <paramref name="game"/>, or null when neither is given; its warnings, and whether a mod
     /// served (its own or one of <paramref name="otherMods"/>) would be applied twice, go to <paramref name="warn"/>.</summary>
     /// <param name="profile">The profile given, whose reloaded and reloadedDir apply unless the command line gives either option.</param>
-    public ReloadedSetup? Read(ParseResult parse, string game, IReadOnlyList<string> otherMods, Action<string> warn, Profiles.Profile? profile = null)
+    public ReloadedSetup? Read(ParseResult parse, string game, IReadOnlyList<string> otherMods, Action<string> warn, Profile? profile = null)
     {
         bool given = parse.GetValue(Find) || parse.GetValue(Folder) is not null;
         var (find, folder) = given ? (parse.GetValue(Find), parse.GetValue(Folder)) : (profile?.Reloaded == true, profile?.ReloadedDir);

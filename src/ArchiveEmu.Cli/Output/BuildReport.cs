@@ -1,11 +1,12 @@
 using System.Text.Json.Nodes;
+using ArchiveEmu.Cli.Archives;
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.MergedCache;
-using ArchiveEmu.Core.Serving;
-using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Machine.ReloadedII;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Output;
 
 /// <summary>What <c>build</c> prints: per archive details, then a summary table; or one JSON document.</summary>
 internal sealed class BuildReport(EmulatedGame game, IReadOnlyList<BuildReport.Archive> archives, double routeMs, StorageKind storage, MergePolicy policy,

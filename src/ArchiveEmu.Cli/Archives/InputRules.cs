@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Routing;
 
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Archives;
 
 /// <summary>
 /// Which rule of its mod placed each changed entry of an archive ("mirror", "Redirector", "FEmulator/AFS/Sound.afs", …;

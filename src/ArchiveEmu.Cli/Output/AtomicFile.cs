@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Cli.Commands;
+namespace ArchiveEmu.Cli.Output;
 
 /// <summary>Writes a file all at once or not at all: a temp file beside it, flushed, then renamed over it.</summary>
 internal static class AtomicFile

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using ArchiveEmu.Core;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.RealFiles;
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 
@@ -13,6 +14,9 @@ namespace ArchiveEmu.Host.Mount;
 /// </summary>
 internal abstract class PassthroughFile
 {
+    /// <summary>Larger files are served by the host: a copy (or a clone's unshared part) would cost this much disk and time at first open.</summary>
+    public const long MaxBytes = 256L << 20;
+
     /// <summary>Whether it is made while the mount builds ahead, before any open: a clone of a big archive takes about 0.4 s per GiB.</summary>
     public virtual bool MadeAhead => false;
 
@@ -21,14 +25,14 @@ internal abstract class PassthroughFile
     public abstract (SafeFileHandle Handle, string Made)? Make(VirtualFile file, Func<bool> sourcesUnchanged, Action<string> log);
 }
 
-/// <summary>A merged archive's private copy in the cache folder (<see cref="PrivateCopy"/>), up to <see cref="PrivateCopy.MaxBytes"/>.</summary>
+/// <summary>A merged archive's private copy in the cache folder (<see cref="PlainCopy"/>), up to <see cref="MaxBytes"/>.</summary>
 internal sealed class MergedCopy(string cacheFolder) : PassthroughFile
 {
     public override (SafeFileHandle Handle, string Made)? Make(VirtualFile file, Func<bool> sourcesUnchanged, Action<string> log)
     {
-        if (file.Length > PrivateCopy.MaxBytes)
+        if (file.Length > MaxBytes)
             return null;
-        var (handle, took) = PrivateCopy.Write(file, cacheFolder);
+        var (handle, took) = PlainCopy.Write(file, cacheFolder);
         return (handle, $"copied for passthrough: {Units.Bytes(file.Length)} in {took.TotalMilliseconds:0} ms");
     }
 }
@@ -50,10 +54,10 @@ internal sealed class EmulatedClone(string original, CloneSupport support) : Pas
             return null;
         var plan = ClonePlan.Of(file, original);
         long unshared = file.Length - plan.Sum(r => r.Length);
-        if (unshared > PrivateCopy.MaxBytes)
+        if (unshared > MaxBytes)
         {
             log($"not cloned: {Units.Bytes(unshared)} of it could not be shared with the original (more than a private copy's "
-                + $"{Units.Bytes(PrivateCopy.MaxBytes)}); the host serves it");
+                + $"{Units.Bytes(MaxBytes)}); the host serves it");
             return null;
         }
         var clock = Stopwatch.StartNew();

@@ -14,7 +14,7 @@ namespace ArchiveEmu.Benchmarks.Mount;
 /// </summary>
 internal static class CloneCost
 {
-    private const long Block = Core.MergedCache.ClonePlan.Block;
+    private const long Block = Core.RealFiles.ClonePlan.Block;
 
     public static int Run(string[] args)
     {
@@ -67,7 +67,7 @@ internal static class CloneCost
         foreach (var s in segments)
             if (s.Source is FileSource f && f.Path != original)
                 fromMods += s.Length;
-        var plan = Core.MergedCache.ClonePlan.Of(file, original);
+        var plan = Core.RealFiles.ClonePlan.Of(file, original);
         long shared = plan.Sum(r => r.Length), written = 0, holes = 0;
         int i = 0, next = 0;
         for (long block = 0; block < file.Length; block += Block)

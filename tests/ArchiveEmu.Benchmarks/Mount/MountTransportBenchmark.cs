@@ -256,7 +256,7 @@ internal static class MountTransportBenchmark
 
     /// <summary>The game (the AFS and an untouched copy of the emulated bytes), the mod, the plain file.</summary>
     private sealed record Setup(string Game, string Mod, string Original, string Plain, string UntouchedSource, string[] ModFiles, long Length, long ModBytes,
-        Core.MergedCache.CloneResult? Cloned, double CloneSeconds)
+        Core.RealFiles.CloneResult? Cloned, double CloneSeconds)
     {
         public const string Untouched = "untouched.bin";
 
@@ -273,10 +273,10 @@ internal static class MountTransportBenchmark
             using (var output = new FileStream(plain, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
                 emulated.OpenStream().CopyTo(output, 1 << 20);
             string untouched = Path.Combine(game, Untouched);
-            Core.MergedCache.CloneResult? cloned = null;
+            Core.RealFiles.CloneResult? cloned = null;
             var clock = Stopwatch.StartNew();
             if (clone && OperatingSystem.IsLinux())
-                cloned = Core.MergedCache.ArchiveClone.Write(emulated, original, untouched);
+                cloned = Core.RealFiles.ArchiveClone.Write(emulated, original, untouched);
             else
                 File.Copy(plain, untouched);
             return new Setup(game, mod, original, plain, untouched, modFiles, new FileInfo(plain).Length, modFiles.Sum(f => new FileInfo(f).Length),

@@ -14,6 +14,8 @@ public sealed partial class FolderDependencyTests
         ["Formats"] = ["VirtualFiles", "Interop"],
         ["Routing"] = ["Merges", "Formats", "VirtualFiles", "Interop"],
         ["MergedCache"] = ["Formats", "VirtualFiles", "Interop"],
+        // A virtual file written out as one real file: the copy-on-write clone and the plain copy (the mount chooses between them).
+        ["RealFiles"] = ["Formats", "VirtualFiles", "Interop"],
         // Entry merges (Persona's tables in Merges/Tables) are a capability registered as formats are: routing asks them (issue 49).
         ["Merges"] = ["Formats", "VirtualFiles", "Interop"],
         ["Serving"] = ["Routing", "MergedCache", "Merges", "Formats", "VirtualFiles", "Interop"],

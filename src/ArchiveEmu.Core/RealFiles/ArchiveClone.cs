@@ -1,10 +1,11 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using ArchiveEmu.Core.Interop;
+using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.RealFiles;
 
 /// <summary>What a clone took: its length, the bytes shared with the original, written, and left as holes.</summary>
 internal sealed record CloneResult(long Length, long Shared, long Written, long Holes);

@@ -1,11 +1,12 @@
 using System.Runtime.Versioning;
 using System.Text.RegularExpressions;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.RealFiles;
 using ArchiveEmu.Core.Tests.Formats;
 using ArchiveEmu.TestSupport;
 
-namespace ArchiveEmu.Core.Tests.MergedCache;
+namespace ArchiveEmu.Core.Tests.RealFiles;
 
 /// <summary>
 /// Copy-on-write clones of emulated archives: the clone holds exactly the emulated bytes, and what it shares with the

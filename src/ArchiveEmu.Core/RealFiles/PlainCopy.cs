@@ -2,21 +2,19 @@ using System.Diagnostics;
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 
-namespace ArchiveEmu.Host.Mount;
+namespace ArchiveEmu.Core.RealFiles;
 
 /// <summary>
-/// A merged archive's bytes in a file of their own, for FUSE passthrough: the kernel can only pass a file through
+/// A virtual file written out as one real file by copying its bytes (beside <see cref="ArchiveClone"/>, which shares the
+/// original's blocks instead). The mount's use: a merged archive's bytes in a file of their own, for FUSE passthrough: the kernel can only pass a file through
 /// to a whole real file, and a merged archive sits at some offset inside a shared pack. The copy is read through
 /// the merged source (so every chunk is hash-checked on the way, unless its extent was verified in this boot under
 /// the pack's present identity: docs/DESIGN.md, "Integrity and concurrency"), lives in the cache folder (the filesystem the
 /// user gave the cache room on), and has no name: it is unlinked as soon as it is created, so nothing can change
 /// it and nothing is left behind, even after a crash.
 /// </summary>
-internal static class PrivateCopy
+internal static class PlainCopy
 {
-    /// <summary>Larger merged archives are served by the host: a copy would cost this much disk and time at first open.</summary>
-    public const long MaxBytes = 256L << 20;
-
     private const int Piece = 1 << 20;
 
     /// <summary>Writes <paramref name="file"/>'s bytes to an unnamed file in <paramref name="folder"/>; returns the open handle and the time it took.</summary>

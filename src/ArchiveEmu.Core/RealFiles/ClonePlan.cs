@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.RealFiles;
 
 /// <summary>A range of an emulated file a copy-on-write clone takes from the original: whole 4 KiB blocks on both sides.</summary>
 internal readonly record struct CloneRange(long Offset, long SourceOffset, long Length);

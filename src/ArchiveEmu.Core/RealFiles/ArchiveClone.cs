@@ -1,7 +1,6 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using ArchiveEmu.Core.Interop;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;

@@ -1,7 +1,6 @@
 using System.Runtime.InteropServices;
-using ArchiveEmu.Core.Interop;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.Interop;
 
 /// <summary>
 /// Flushes a directory's entries to disk (fsync on the directory). A rename or a new file is only durable once

@@ -1,7 +1,8 @@
+using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.TestSupport;
 
-namespace ArchiveEmu.Core.Tests.MergedCache;
+namespace ArchiveEmu.Core.Tests.Interop;
 
 public sealed class DirectorySyncTests
 {

@@ -62,23 +62,23 @@ internal sealed class CacheIndex
     /// null: such an index is no damage, though none of its entries can be used.
     /// </summary>
     public static int? OtherVersion(ReadOnlySpan<byte> bytes) =>
-        bytes.Length >= 32 && bytes[..8].SequenceEqual(CacheFormat.IndexMagic) && BinaryPrimitives.ReadInt32LittleEndian(bytes[8..]) is var v
-        && v != CacheFormat.Version ? v : null;
+        CacheEnvelope.Open(bytes, CacheFormat.IndexMagic, CacheFormat.Version, out _, out int version) == EnvelopeProblem.OtherVersion ? version : null;
 
     /// <summary>Parses an index file's bytes; a damaged or foreign file is an <see cref="InvalidDataException"/> saying what is wrong.</summary>
     public static CacheIndex Deserialize(ReadOnlySpan<byte> bytes)
     {
-        if (bytes.Length < 32 || !bytes[..8].SequenceEqual(CacheFormat.IndexMagic))
-            throw new InvalidDataException("not an ArchiveEmu cache index (bad magic or too short)");
-        int version = BinaryPrimitives.ReadInt32LittleEndian(bytes[8..]);
-        if (version != CacheFormat.Version)
-            throw new InvalidDataException($"cache format version {version}, this build reads {CacheFormat.Version}");
-        long length = BinaryPrimitives.ReadInt64LittleEndian(bytes[16..]);
-        if (length < 0 || length != bytes.Length - 32)
-            throw new InvalidDataException($"index is truncated or padded ({bytes.Length} bytes for a {length}-byte payload)");
-        var payload = bytes.Slice(24, (int)length);
-        if (XxHash3.HashToUInt64(payload) != BinaryPrimitives.ReadUInt64LittleEndian(bytes[(24 + (int)length)..]))
-            throw new InvalidDataException("index checksum mismatch");
+        var problem = CacheEnvelope.Open(bytes, CacheFormat.IndexMagic, CacheFormat.Version, out var sealedPayload, out int version);
+        string? why = problem switch
+        {
+            EnvelopeProblem.NotOne => "not an ArchiveEmu cache index (bad magic or too short)",
+            EnvelopeProblem.OtherVersion => $"cache format version {version}, this build reads {CacheFormat.Version}",
+            EnvelopeProblem.WrongLength => $"index is truncated or padded ({bytes.Length} bytes for a {BinaryPrimitives.ReadInt64LittleEndian(bytes[16..])}-byte payload)",
+            EnvelopeProblem.WrongChecksum => "index checksum mismatch",
+            _ => null,
+        };
+        if (why is not null)
+            throw new InvalidDataException(why);
+        var payload = bytes[sealedPayload];
         try
         {
             var entries = JsonSerializer.Deserialize(payload, Json) ?? [];

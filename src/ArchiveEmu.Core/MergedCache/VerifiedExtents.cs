@@ -102,14 +102,16 @@ internal sealed partial class VerifiedExtents
 
     private static Payload Parse(ReadOnlySpan<byte> bytes)
     {
-        if (bytes.Length < 32 || !bytes[..8].SequenceEqual(Magic) || BinaryPrimitives.ReadInt32LittleEndian(bytes[8..]) != Version)
-            throw new InvalidDataException("not a record of verified extents of this version");
-        long length = BinaryPrimitives.ReadInt64LittleEndian(bytes[16..]);
-        if (length != bytes.Length - 32)
-            throw new InvalidDataException("record of verified extents is truncated");
-        var json = bytes.Slice(24, (int)length);
-        if (XxHash3.HashToUInt64(json) != BinaryPrimitives.ReadUInt64LittleEndian(bytes[(24 + (int)length)..]))
-            throw new InvalidDataException("record of verified extents fails its checksum");
+        string? why = CacheEnvelope.Open(bytes, Magic, Version, out var sealedJson, out _) switch
+        {
+            EnvelopeProblem.NotOne or EnvelopeProblem.OtherVersion => "not a record of verified extents of this version",
+            EnvelopeProblem.WrongLength => "record of verified extents is truncated",
+            EnvelopeProblem.WrongChecksum => "record of verified extents fails its checksum",
+            _ => null,
+        };
+        if (why is not null)
+            throw new InvalidDataException(why);
+        var json = bytes[sealedJson];
         var payload = JsonSerializer.Deserialize(json, Json) ?? throw new InvalidDataException("empty record");
         // JSON nulls pass the checksum and the nullable annotations alike (found by fuzzing: a null pack was used).
         if (payload.Packs?.Values.Any(p => p?.Spans is null) == true)

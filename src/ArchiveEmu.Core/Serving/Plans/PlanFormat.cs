@@ -1,8 +1,9 @@
 namespace ArchiveEmu.Core.Serving.Plans;
 
 /// <summary>
-/// The route plan file (<c>plans/&lt;key&gt;.plan</c> in the cache folder): magic, version, the key it was stored under, the
-/// plan, a checksum. The key inside names the file's contents: two plans renamed onto each other's names (a copied or
+/// The route plan file (<c>plans/&lt;key&gt;.plan</c> in the cache folder), sealed in the cache's one envelope
+/// (<see cref="MergedCache.CacheEnvelope"/>: magic, version, length, payload, checksum); its payload is the key it was stored
+/// under, then the plan. The key inside names the file's contents: two plans renamed onto each other's names (a copied or
 /// synced cache folder) made each game serve the other's mods.
 /// </summary>
 internal static class PlanFormat
@@ -11,7 +12,7 @@ internal static class PlanFormat
     public static ReadOnlySpan<byte> Magic => "AEPLAN\0\0"u8;
 
     /// <summary>Bumped whenever the file's layout changes.</summary>
-    public const int Version = 2; // 2: the key
+    public const int Version = 3; // 2: the key; 3: the cache's envelope (its length and reserved word)
 
     /// <summary>
     /// This build of ArchiveEmu (its Core assembly's module version id): a plan is what one build's rules made of the files,

@@ -21,7 +21,7 @@ internal sealed class PlanReader
     private PlanReader(BinaryReader reader, FileHandlePool? pool) => (_r, _pool) = (reader, pool);
 
     /// <summary>
-    /// The plan in <paramref name="bytes"/>, or null when a file it reads has changed since it was resolved. A plan stored
+    /// The plan in <paramref name="bytes"/> (the payload of its file's envelope: PlanStore opens it), or null when a file it reads has changed since it was resolved. A plan stored
     /// under another key than <paramref name="key"/> is damaged (a file renamed onto this one's name).
     /// </summary>
     public static RoutePlan? Read(ReadOnlyMemory<byte> bytes, string key, FileHandlePool? pool)
@@ -30,8 +30,6 @@ internal sealed class PlanReader
         {
             using var stream = new MemoryStream(bytes.ToArray(), writable: false);
             using var reader = new BinaryReader(stream, Encoding.UTF8);
-            if (!reader.ReadBytes(PlanFormat.Magic.Length).AsSpan().SequenceEqual(PlanFormat.Magic) || reader.ReadInt32() != PlanFormat.Version)
-                throw new InvalidDataException("not a route plan of this version");
             if (reader.ReadString() is var storedUnder && storedUnder != key)
                 throw new InvalidDataException($"it was stored under key {storedUnder}, not {key}");
             var plan = new PlanReader(reader, pool).Plan();

@@ -1,5 +1,3 @@
-using System.Buffers.Binary;
-using System.IO.Hashing;
 using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Routing;
@@ -36,9 +34,16 @@ internal sealed class PlanStore(MergedFileCache cache, FileHandlePool? pool)
         }
         try
         {
-            if (bytes.Length < 8 || XxHash3.HashToUInt64(bytes.AsSpan(0, bytes.Length - 8)) != BinaryPrimitives.ReadUInt64LittleEndian(bytes.AsSpan(bytes.Length - 8)))
-                throw new InvalidDataException("checksum mismatch");
-            if (PlanReader.Read(bytes.AsMemory(0, bytes.Length - 8), key, pool) is { } plan)
+            string? why = CacheEnvelope.Open(bytes, PlanFormat.Magic, PlanFormat.Version, out var payload, out _) switch
+            {
+                EnvelopeProblem.NotOne or EnvelopeProblem.OtherVersion => "not a route plan of this version",
+                EnvelopeProblem.WrongLength => "truncated or padded",
+                EnvelopeProblem.WrongChecksum => "checksum mismatch",
+                _ => null,
+            };
+            if (why is not null)
+                throw new InvalidDataException(why);
+            if (PlanReader.Read(bytes.AsMemory()[payload], key, pool) is { } plan)
             {
                 TryTouch(path); // the most recently used are kept
                 return plan;
@@ -63,14 +68,11 @@ internal sealed class PlanStore(MergedFileCache cache, FileHandlePool? pool)
             using (var buffer = new MemoryStream())
             {
                 PlanWriter.Write(plan, key, buffer);
-                var sum = new byte[8];
-                BinaryPrimitives.WriteUInt64LittleEndian(sum, XxHash3.HashToUInt64(buffer.GetBuffer().AsSpan(0, (int)buffer.Length)));
-                buffer.Write(sum);
+                var sealedPlan = CacheEnvelope.Seal(PlanFormat.Magic, PlanFormat.Version, buffer.GetBuffer().AsSpan(0, (int)buffer.Length));
                 PrivateFiles.CreateFolder(cache.Folder); // the cache folder itself private too, when this makes it
                 PrivateFiles.CreateFolder(Folder);
                 using var stream = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None);
-                buffer.Position = 0;
-                buffer.CopyTo(stream);
+                stream.Write(sealedPlan);
             }
             File.Move(temp, path, overwrite: true); // a reader sees the old plan or the new one, never half of one
             Trim();

@@ -20,9 +20,7 @@ internal static class PlanWriter
 
     public static void Write(RoutePlan plan, string key, Stream stream)
     {
-        using var w = new SharingWriter(stream);
-        w.Write(PlanFormat.Magic);
-        w.Write(PlanFormat.Version);
+        using var w = new SharingWriter(stream); // the payload: PlanStore seals it in the cache's envelope
         w.Write(key);
         w.Write(plan.GameFolder);
         Strings(w, plan.Mods);

@@ -224,6 +224,29 @@ public sealed class KeptPlanTests
     }
 
     [Test]
+    public void AKeptPlan_IsSealedInTheCachesEnvelope_AndAFlippedPayloadByteIsDamage()
+    {
+        // Issue 49: one envelope for what the cache folder keeps, read here by hand (magic, version, reserved, length, payload, xxHash3).
+        var setup = Setup(PersonaSample.Game, PersonaSample.Mods);
+        Resolve(setup);
+        var plan = Directory.GetFiles(_dir["cache/plans"], "*.plan").Single();
+        var bytes = File.ReadAllBytes(plan);
+        Assert.That(bytes[..8], Is.EqualTo("AEPLAN\0\0"u8.ToArray()));
+        Assert.That(System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(bytes.AsSpan(8)), Is.EqualTo(3));
+        long length = System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(16));
+        Assert.That(length, Is.EqualTo(bytes.Length - 32));
+        Assert.That(System.Buffers.Binary.BinaryPrimitives.ReadUInt64LittleEndian(bytes.AsSpan(bytes.Length - 8)),
+            Is.EqualTo(System.IO.Hashing.XxHash3.HashToUInt64(bytes.AsSpan(24, (int)length))));
+        var key = Path.GetFileNameWithoutExtension(plan); // the payload begins with the key, as BinaryWriter writes a string
+        Assert.That(bytes[25..(25 + key.Length)], Is.EqualTo(System.Text.Encoding.UTF8.GetBytes(key)));
+
+        bytes[24 + (int)length / 2] ^= 0x40;
+        File.WriteAllBytes(plan, bytes);
+        Assert.That(Resolve(setup).FromCache, Is.False);
+        Assert.That(_warnings, Has.Count.EqualTo(1).And.Some.Contains("damaged (checksum mismatch)"), string.Join("\n", _warnings));
+    }
+
+    [Test]
     public void TwoPlansRenamedOntoEachOthersNames_AreDamaged_AndEachGameServesItsOwnMods()
     {
         // Issue 48: a copied or synced cache folder can do this; each game then served the other's mods with exit 0.

@@ -1,5 +1,6 @@
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.Machine.Steam;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Host;

@@ -1,6 +1,8 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Packs;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 

@@ -94,11 +94,11 @@ public sealed class MountOptionsTests
     }
 
     // The policy by name: MergePolicy is internal, and a public test method cannot take it.
-    [TestCase("auto", nameof(Core.MergedCache.MergePolicy.Auto))]
-    [TestCase("always", nameof(Core.MergedCache.MergePolicy.Always))]
-    [TestCase("never", nameof(Core.MergedCache.MergePolicy.Never))]
+    [TestCase("auto", nameof(Core.MergedCache.Policy.MergePolicy.Auto))]
+    [TestCase("always", nameof(Core.MergedCache.Policy.MergePolicy.Always))]
+    [TestCase("never", nameof(Core.MergedCache.Policy.MergePolicy.Never))]
     public void Policy_FollowsTheMergeSetting(string merge, string expected) =>
-        Assert.That(new MountOptions { Merge = merge }.Policy, Is.EqualTo(Enum.Parse<Core.MergedCache.MergePolicy>(expected)));
+        Assert.That(new MountOptions { Merge = merge }.Policy, Is.EqualTo(Enum.Parse<Core.MergedCache.Policy.MergePolicy>(expected)));
 
     [Test]
     public void Language_TheHostSetting_IsBoundAndChoosesInTheFrameworksSpelling()

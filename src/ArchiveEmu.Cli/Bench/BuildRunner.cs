@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using ArchiveEmu.Core.MergedCache;
-using ArchiveEmu.Core.Serving;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
+using ArchiveEmu.Core.Serving;
 
 namespace ArchiveEmu.Cli.Bench;
 

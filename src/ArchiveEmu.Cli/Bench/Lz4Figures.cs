@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Packs;
 using K4os.Compression.LZ4;
 
 namespace ArchiveEmu.Cli.Bench;

@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 
 namespace ArchiveEmu.Cli.Bench;
 

@@ -1,7 +1,8 @@
 using System.Diagnostics;
-using ArchiveEmu.Core.MergedCache;
 using System.IO.Hashing;
 using System.Runtime.InteropServices;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Packs;
 
 namespace ArchiveEmu.Cli.Bench;
 

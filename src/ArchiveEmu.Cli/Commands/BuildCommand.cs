@@ -4,6 +4,7 @@ using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Host.Requests;

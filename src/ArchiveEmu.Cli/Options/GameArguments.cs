@@ -5,6 +5,7 @@ using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.Core.Machine.Steam;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Serving.Languages;

@@ -3,6 +3,8 @@ using ArchiveEmu.Cli.Archives;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 

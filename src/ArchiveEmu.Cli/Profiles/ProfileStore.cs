@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Serving.Languages;
 
 namespace ArchiveEmu.Cli.Profiles;

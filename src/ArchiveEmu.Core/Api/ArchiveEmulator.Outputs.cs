@@ -1,5 +1,6 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;

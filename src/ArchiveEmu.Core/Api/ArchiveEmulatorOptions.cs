@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core;

@@ -1,4 +1,7 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache.Folder;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Packs;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;

@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Packs;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.MergedCache;

@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.MergedCache.Policy;
+
 namespace ArchiveEmu.Core.MergedCache;
 
 /// <summary>A cache on a full file system: nothing is stored, the archives are served by emulation, and that is said once.</summary>

@@ -1,5 +1,8 @@
-using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Interop;
+using ArchiveEmu.Core.MergedCache.Folder;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Packs;
 using ArchiveEmu.Core.VirtualFiles;
 using K4os.Compression.LZ4;
 

@@ -1,6 +1,9 @@
 using System.Diagnostics;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Folder;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;
 

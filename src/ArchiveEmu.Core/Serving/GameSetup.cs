@@ -1,8 +1,9 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
-using ArchiveEmu.Core.Serving.Plans;
 using ArchiveEmu.Core.Serving.Languages;
+using ArchiveEmu.Core.Serving.Plans;
 using ArchiveEmu.Core.VirtualFiles;
 
 namespace ArchiveEmu.Core.Serving;

@@ -1,5 +1,6 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 
 namespace ArchiveEmu.Core.Serving;
 

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using Microsoft.Extensions.Logging;

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Folder;
 
 namespace ArchiveEmu.Host.Requests;
 

@@ -10,10 +10,10 @@ namespace ArchiveEmu.Host.Requests;
 /// </summary>
 internal sealed record ServingOptions
 {
-    /// <summary>Which archives to pack into the merged file cache: a <see cref="Core.MergedCache.PolicyWords.MergePolicies"/> word.</summary>
+    /// <summary>Which archives to pack into the merged file cache: a <see cref="Core.MergedCache.Policy.PolicyWords.MergePolicies"/> word.</summary>
     public required string? Merge { get; init; }
 
-    /// <summary>How merged archives are stored: a <see cref="Core.MergedCache.PolicyWords.Compressions"/> word.</summary>
+    /// <summary>How merged archives are stored: a <see cref="Core.MergedCache.Policy.PolicyWords.Compressions"/> word.</summary>
     public required string? Compress { get; init; }
 
     /// <summary>Whether a path is found whatever the letter case asked (Windows' rule, for games under Wine/Proton).</summary>

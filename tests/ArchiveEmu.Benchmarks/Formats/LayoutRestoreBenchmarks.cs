@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;

@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Packs;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 

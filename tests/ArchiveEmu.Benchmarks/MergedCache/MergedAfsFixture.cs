@@ -4,6 +4,7 @@ using ArchiveEmu.Core;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
 
 namespace ArchiveEmu.Benchmarks.MergedCache;
 

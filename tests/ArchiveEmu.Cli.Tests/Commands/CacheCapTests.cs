@@ -1,4 +1,6 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Folder;
+using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Cli.Tests.Commands;

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.IO.Hashing;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.Tests.Fuzzing;
 
 namespace ArchiveEmu.Core.Tests.MergedCache;

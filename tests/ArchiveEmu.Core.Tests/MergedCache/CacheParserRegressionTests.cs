@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
 
 namespace ArchiveEmu.Core.Tests.MergedCache;
 

@@ -1,5 +1,7 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Packs;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 

@@ -1,4 +1,6 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Packs;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;
 

@@ -221,8 +221,8 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         _dir.Write("mod/data/init.pak/in.pak/x", TestData.Random(103, 2000));
         using var archive = EmulatedGame.Open(new GameSetup(_dir["game"], [_dir["mod"]])).OpenArchive("data/init.pak");
         Assert.That(archive.Entries[0].Size, Is.GreaterThan(3 << 20));
-        var decision = ArchiveEmu.Core.MergedCache.MergeDecider.Decide(ArchiveEmu.Core.MergedCache.MergePolicy.Auto, new ArchiveEmu.Core.MergedCache.MergeThresholds(),
-            archive, ArchiveEmu.Core.MergedCache.StorageKind.Unknown);
+        var decision = ArchiveEmu.Core.MergedCache.Policy.MergeDecider.Decide(ArchiveEmu.Core.MergedCache.Policy.MergePolicy.Auto, new ArchiveEmu.Core.MergedCache.Policy.MergeThresholds(),
+            archive, ArchiveEmu.Core.MergedCache.Policy.StorageKind.Unknown);
         Assert.That(decision.Merge, Is.True, decision.Reason);
         Assert.That(decision.Reason, Does.Contain($"injected files ≤ {Units.Bytes(2000)} <"), decision.Reason);
     }

@@ -1,4 +1,6 @@
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
+using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Tests.MergedCache;
 using ArchiveEmu.TestSupport;

@@ -3,6 +3,8 @@ using System.IO.Hashing;
 using System.Text;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Folder;
+using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.Tests.Formats;

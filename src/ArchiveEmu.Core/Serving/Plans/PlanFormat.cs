@@ -2,7 +2,7 @@ namespace ArchiveEmu.Core.Serving.Plans;
 
 /// <summary>
 /// The route plan file (<c>plans/&lt;key&gt;.plan</c> in the cache folder), sealed in the cache's one envelope
-/// (<see cref="MergedCache.CacheEnvelope"/>: magic, version, length, payload, checksum); its payload is the key it was stored
+/// (<see cref="MergedCache.Index.CacheEnvelope"/>: magic, version, length, payload, checksum); its payload is the key it was stored
 /// under, then the plan. The key inside names the file's contents: two plans renamed onto each other's names (a copied or
 /// synced cache folder) made each game serve the other's mods.
 /// </summary>

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;
 

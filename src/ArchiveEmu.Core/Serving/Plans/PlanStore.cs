@@ -1,5 +1,6 @@
 using ArchiveEmu.Core.Interop;
 using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;
 

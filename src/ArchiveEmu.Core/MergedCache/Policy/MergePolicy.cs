@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Policy;
 
 /// <summary>Whether an emulated archive is packed into the merged file cache (words: <see cref="PolicyWords"/>).</summary>
 internal enum MergePolicy { Auto, Always, Never }

@@ -1,7 +1,8 @@
 using System.Buffers.Binary;
 using System.IO.Hashing;
+using ArchiveEmu.Core.MergedCache.Index;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Packs;
 
 /// <summary>How one chunk of a merged archive is stored.</summary>
 internal enum ChunkCodec : byte { Raw = 0, Lz4 = 1 }

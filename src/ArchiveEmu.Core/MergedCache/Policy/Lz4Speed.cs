@@ -2,7 +2,7 @@ using System.Buffers.Binary;
 using System.Diagnostics;
 using K4os.Compression.LZ4;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Policy;
 
 /// <summary>LZ4 as the merged cache uses it (64 KiB chunks, fastest level): decode speed in MB/s of raw output, and the share of bytes stored.</summary>
 internal sealed record Lz4Speed(double DecodeMbps, double Ratio)

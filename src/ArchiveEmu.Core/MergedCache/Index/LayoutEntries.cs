@@ -3,7 +3,7 @@ using System.Collections;
 using System.Text;
 using ArchiveEmu.Core.Formats;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Index;
 
 /// <summary>
 /// The entry list of a restored layout, read in place from the layout's columns: an entry (and its name string) is made

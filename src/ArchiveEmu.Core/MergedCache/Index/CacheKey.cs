@@ -1,7 +1,8 @@
 using System.IO.Hashing;
 using System.Text;
+using ArchiveEmu.Core.MergedCache.Folder;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Index;
 
 /// <summary>
 /// The key an entry of the merged file cache is stored under: a hash of a canonical description of everything

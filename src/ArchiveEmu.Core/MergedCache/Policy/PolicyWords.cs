@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Policy;
 
 /// <summary>
 /// The words a user writes for a <see cref="MergePolicy"/> (<c>auto|always|never</c>) and a <see cref="CompressionChoice"/>

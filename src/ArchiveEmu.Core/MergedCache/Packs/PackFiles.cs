@@ -1,10 +1,11 @@
-using ArchiveEmu.Core.Interop;
+using System.Buffers.Binary;
 using System.Globalization;
 using System.IO.Hashing;
-using System.Buffers.Binary;
+using ArchiveEmu.Core.Interop;
+using ArchiveEmu.Core.MergedCache.Index;
 using Microsoft.Win32.SafeHandles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Packs;
 
 /// <summary>
 /// The cache's pack files. Packs are append-only: bytes once written at an offset are never rewritten or

@@ -3,9 +3,10 @@ using System.IO.Hashing;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
+using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Packs;
 
 /// <summary>A stretch of a pack whose chunks were checked against their hashes.</summary>
 internal readonly record struct VerifiedSpan(long Offset, long Length);

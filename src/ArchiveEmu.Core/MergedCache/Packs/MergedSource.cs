@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.VirtualFiles;
 using Microsoft.Win32.SafeHandles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Packs;
 
 /// <summary>
 /// A merged archive's bytes served from its pack: each chunk is read whole, decoded, and checked against its hash the

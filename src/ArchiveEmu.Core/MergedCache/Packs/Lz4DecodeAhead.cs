@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Collections.Concurrent;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Packs;
 
 /// <summary>
 /// Background threads that decode the LZ4 chunks a sequential reader of a merged archive is about to reach, into the

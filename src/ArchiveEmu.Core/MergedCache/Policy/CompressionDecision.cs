@@ -1,9 +1,7 @@
 using System.Globalization;
+using ArchiveEmu.Core.MergedCache.Folder;
 
-namespace ArchiveEmu.Core.MergedCache;
-
-/// <summary>How merged bytes are to be stored: decide from measured figures, always LZ4, or always raw (words: <see cref="PolicyWords"/>).</summary>
-public enum CompressionChoice { Auto, Lz4, None }
+namespace ArchiveEmu.Core.MergedCache.Policy;
 
 /// <summary>The measurements <see cref="CompressionChoice.Auto"/> decides from; tests give fixed ones instead of trusting a noisy disk.</summary>
 internal sealed record CodecProbes

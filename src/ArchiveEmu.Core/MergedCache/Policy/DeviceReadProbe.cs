@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using ArchiveEmu.Core.Interop;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Policy;
 
 /// <summary>
 /// The sequential read speed of the device under a folder: a 32 MiB file written there, flushed, its pages dropped

@@ -1,8 +1,9 @@
 using System.Text;
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.MergedCache.Folder;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Index;
 
 /// <summary>
 /// An emulated archive's layout — entry list, rebuilt header bytes and segment table — saved so that a later start

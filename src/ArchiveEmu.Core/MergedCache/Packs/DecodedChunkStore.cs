@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Packs;
 
 /// <summary>
 /// Decoded LZ4 chunks of merged archives kept between opens in this process, so a second pass over an archive copies

@@ -1,6 +1,6 @@
 using ArchiveEmu.Core.Interop;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Folder;
 
 /// <summary>
 /// The entries a long-running process (a mount) serves, so a size-capped gc in another process never removes one: a file

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Index;
 
 /// <summary>
 /// A layout's segment table: fixed-size records, back to back from offset 0, turned straight into the virtual file's

@@ -3,7 +3,7 @@ using ArchiveEmu.Core.VirtualFiles;
 using K4os.Compression.LZ4;
 using Microsoft.Win32.SafeHandles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Packs;
 
 /// <summary>
 /// The LZ4 chunks of one open merged archive, decoded and hash-checked: taken from the <see cref="DecodedChunkStore"/>

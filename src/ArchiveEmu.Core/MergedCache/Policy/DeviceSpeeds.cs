@@ -1,7 +1,7 @@
 using ArchiveEmu.Core.Interop;
 using System.Globalization;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Policy;
 
 /// <summary>
 /// Measured read speeds remembered per device in the cache folder (<c>device-speed.txt</c>: a version line, then

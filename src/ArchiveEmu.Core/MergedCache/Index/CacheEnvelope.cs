@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.IO.Hashing;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Index;
 
 /// <summary>
 /// The envelope of every file the cache folder keeps besides its packs (the index, <c>verified.bin</c>, the kept route plans):

@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Packs;
 
 /// <summary>
 /// Names the running boot of this machine, so that a pack verified before a restart is checked again: within one boot

@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Folder;
 
 /// <summary>
 /// A game folder read through another path than its own: the host in place reads it through a held handle

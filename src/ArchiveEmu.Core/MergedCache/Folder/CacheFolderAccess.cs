@@ -1,4 +1,4 @@
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Folder;
 
 /// <summary>Whether a cache folder takes new files, and what is wrong in words a user can act on when it does not.</summary>
 internal static class CacheFolderAccess

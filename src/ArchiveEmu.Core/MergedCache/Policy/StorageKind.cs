@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Policy;
 
 /// <summary>
 /// The block device under a folder and whether it is rotational (a hard disk, where every extra file

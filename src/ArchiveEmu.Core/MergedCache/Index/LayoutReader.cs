@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 using System.Text;
 using ArchiveEmu.Core.VirtualFiles;
 
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Index;
 
 /// <summary>
 /// Reads a layout blob front to back: fixed-width little-endian fields and whole columns, every length checked against

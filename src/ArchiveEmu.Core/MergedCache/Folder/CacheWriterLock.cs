@@ -1,5 +1,5 @@
 using ArchiveEmu.Core.Interop;
-namespace ArchiveEmu.Core.MergedCache;
+namespace ArchiveEmu.Core.MergedCache.Folder;
 
 /// <summary>
 /// The one-writer-at-a-time lock of a cache folder: an exclusive open of its <c>lock</c> file (an

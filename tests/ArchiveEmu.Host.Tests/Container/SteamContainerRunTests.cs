@@ -1,5 +1,5 @@
 using ArchiveEmu.Host.Fuse;
-using ArchiveEmu.Host.Tests.Mount;
+using ArchiveEmu.Host.Tests.Mount.Support;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Host.Tests.Container;

@@ -12,28 +12,15 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 [TestFixture("kernel")]
 [TestFixture("libfuse")]
 [NonParallelizable]
-public sealed class AcbMountTests(string fuse)
+public sealed class AcbMountTests(string fuse) : SampleGameMountFixture(fuse)
 {
     private const string Awb = "sound/bgm.awb", Acb = "sound/bgm.acb";
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
 
-    [OneTimeSetUp]
-    public void Mount()
+    private protected override void Prepare(SampleGame game)
     {
-        LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
-        var awb = _game.Write("game/" + Awb, AwbTestWriter.Write(Enumerable.Range(0, 3).Select(i => (byte[]?)TestData.Random(700 + i, 500 + i)).ToList()));
-        _game.Write("game/" + Acb, AcbTestWriter.Write(new(StreamAwb: File.ReadAllBytes(awb))));
-        _game.Write("mods/hd-textures/" + Awb + "/1.hca", TestData.Random(710, 2000));
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never", $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
-    }
-
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
+        var awb = game.Write("game/" + Awb, AwbTestWriter.Write(Enumerable.Range(0, 3).Select(i => (byte[]?)TestData.Random(700 + i, 500 + i)).ToList()));
+        game.Write("game/" + Acb, AcbTestWriter.Write(new(StreamAwb: File.ReadAllBytes(awb))));
+        game.Write("mods/hd-textures/" + Awb + "/1.hca", TestData.Random(710, 2000));
     }
 
     [Test]

@@ -12,35 +12,23 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 [TestFixture("kernel")]
 [TestFixture("libfuse")]
 [NonParallelizable]
-public sealed class FefCpkMountTests(string fuse)
+public sealed class FefCpkMountTests(string fuse) : SampleGameMountFixture(fuse)
 {
     private static readonly PakTestLayout V2 = PakTestLayout.All.First(l => l.Variant == "V2");
     private static readonly byte[] Other = TestData.Random(2, 300), Bf = TestData.Random(4, 1234);
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
 
-    [OneTimeSetUp]
-    public void Mount()
+    private protected override void Prepare(SampleGame game)
     {
-        LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
-        _game.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([
+        game.Write("game/CPK/EN.CPK", CpkTestWriter.WriteNamed([
             new("FIELD/PACK", "FD007_003.ARC", PakTestWriter.Write(V2, [("f007.bf", TestData.Random(1, 700)), ("other.bin", Other)])),
             new("FONT", "FONT0.FNT", TestData.Random(3, 900))]));
-        _game.Write("game/CPK/BASE.CPK", CpkTestWriter.WriteNamed([
+        game.Write("game/CPK/BASE.CPK", CpkTestWriter.WriteNamed([
             new("FIELD/PACK", "FD007_003.ARC", PakTestWriter.Write(V2, [("f007.bf", TestData.Random(5, 50)), ("base.bin", TestData.Random(6, 60))]))]));
-        _game.Write("mods/persona/ModConfig.json", "{\"ModId\": \"persona.field\"}"u8.ToArray());
-        _game.Write("mods/persona/FEmulator/PAK/field/pack/fd007_003.arc/f007.bf", Bf);
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never", $"--ArchiveEmu:Fuse={fuse}",
-            $"--ArchiveEmu:Mods:2={Path.Combine(_game.Root, "mods", "persona")}")).WaitMounted();
+        game.Write("mods/persona/ModConfig.json", "{\"ModId\": \"persona.field\"}"u8.ToArray());
+        game.Write("mods/persona/FEmulator/PAK/field/pack/fd007_003.arc/f007.bf", Bf);
     }
 
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
-    }
+    private protected override string[] ExtraHostArgs(SampleGame game) => [$"--ArchiveEmu:Mods:2={Path.Combine(game.Root, "mods", "persona")}"];
 
     [TestCase("CPK/EN.CPK")]
     [TestCase("CPK/BASE.CPK")]

@@ -14,30 +14,17 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 [TestFixture("kernel", "always")]
 [TestFixture("libfuse", "never")]
 [NonParallelizable]
-public sealed class GameSymlinkMountTests(string fuse, string merge)
+public sealed class GameSymlinkMountTests(string fuse, string merge) : SampleGameMountFixture(fuse, merge)
 {
     private static readonly string[] Visible = SampleGame.VisibleFilesWithLinks;
 
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
-
-    [OneTimeSetUp]
-    public void MountLinkedGame()
+    private protected override void Prepare(SampleGame game)
     {
         LinuxOnly.RequireSymlinks();
-        LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
-        _game.MoveDataBehindSymlinks();
-
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs(merge, $"--ArchiveEmu:Fuse={fuse}", "--Serilog:MinimumLevel:Default=Debug")).WaitMounted();
+        game.MoveDataBehindSymlinks();
     }
 
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
-    }
+    private protected override string[] ExtraHostArgs(SampleGame game) => ["--Serilog:MinimumLevel:Default=Debug"];
 
     [Test]
     public void EveryFile_ReadThroughTheMount_HoldsWhatTheModsMakeOfIt_ByIndependentReaders()
@@ -53,7 +40,7 @@ public sealed class GameSymlinkMountTests(string fuse, string merge)
         foreach (var (file, target) in new[] { ("data/voice.afs", "voice.afs"), ("movies/intro.zip", "movies/intro.zip"), ("movies/notes.txt", "movies/notes.txt") })
             Assert.That(File.ReadAllBytes(_game.Mounted(file)), Is.EqualTo(File.ReadAllBytes(Path.Combine(disk2, target))), file);
         Assert.That(File.ReadAllBytes(_game.Mounted("data/textures.afs")), Is.Not.EqualTo(File.ReadAllBytes(Path.Combine(disk2, "textures.afs"))), "modded");
-        if (merge == "always")
+        if (Merge == "always")
             foreach (var archive in new[] { "data/textures.afs", "movies/credits.tar" })
             {
                 File.ReadAllBytes(_game.Mounted(archive)); // built on first use
@@ -67,7 +54,7 @@ public sealed class GameSymlinkMountTests(string fuse, string merge)
         string[] untouched = ["data/voice.afs", "movies/intro.zip", "movies/notes.txt"];
         foreach (var file in untouched)
             File.ReadAllBytes(_game.Mounted(file));
-        if (fuse == "libfuse")
+        if (Fuse == "libfuse")
         {
             // libfuse's high-level API has no passthrough: every read is the host's, and its log says no file was passed through.
             Assert.That(OutputOnceItContains($"open {untouched[^1]}"), Does.Not.Contain(": passthrough (backing file "));

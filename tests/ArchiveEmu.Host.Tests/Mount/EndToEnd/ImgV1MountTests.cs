@@ -12,32 +12,19 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 [TestFixture("kernel")]
 [TestFixture("libfuse")]
 [NonParallelizable]
-public sealed class ImgV1MountTests(string fuse)
+public sealed class ImgV1MountTests(string fuse) : SampleGameMountFixture(fuse)
 {
     private const string Img = "models/gta3.img", Dir = "models/gta3.dir";
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
     private List<(string Name, byte[] Data)> _expected = null!;
 
-    [OneTimeSetUp]
-    public void Mount()
+    private protected override void Prepare(SampleGame game)
     {
-        LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
         _expected = [("e0.dff", TestData.Random(800, 3000)), ("infernus.txd", TestData.Random(801, 2500)), ("e2.col", TestData.Random(802, 100))];
         var (img, dir) = ImgV1TestWriter.Write(_expected);
-        _game.Write("game/" + Img, img);
-        _game.Write("game/" + Dir, dir);
-        _game.Write("mods/hd-textures/" + Img + "/infernus.txd", TestData.Random(810, 7000));
+        game.Write("game/" + Img, img);
+        game.Write("game/" + Dir, dir);
+        game.Write("mods/hd-textures/" + Img + "/infernus.txd", TestData.Random(810, 7000));
         _expected[1] = ("infernus.txd", TestData.Random(810, 7000));
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never", $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
-    }
-
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
     }
 
     [Test]

@@ -11,26 +11,8 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 [TestFixture("kernel")]
 [TestFixture("libfuse")]
 [NonParallelizable]
-public sealed class MadeUpInodeTests(string fuse)
+public sealed class MadeUpInodeTests(string fuse) : SampleGameMountFixture(fuse)
 {
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
-
-    [OneTimeSetUp]
-    public void Mount()
-    {
-        LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never", $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
-    }
-
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
-    }
-
     [Test]
     public void AFileReadThroughTheMount_HasInodeZero_ByPathAndByHandle_ThoughStatShowsANumber()
     {

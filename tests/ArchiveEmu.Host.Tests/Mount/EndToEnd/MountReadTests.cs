@@ -12,26 +12,8 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 [TestFixture("kernel", "always")]
 [TestFixture("libfuse", "never")]
 [NonParallelizable]
-public sealed class MountReadTests(string fuse, string merge)
+public sealed class MountReadTests(string fuse, string merge) : SampleGameMountFixture(fuse, merge)
 {
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
-
-    [OneTimeSetUp]
-    public void MountSampleGame()
-    {
-        LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs(merge, $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
-    }
-
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
-    }
-
     [Test]
     public void TheMount_IsReadOnly_AndHiddenFromOtherUsers()
     {

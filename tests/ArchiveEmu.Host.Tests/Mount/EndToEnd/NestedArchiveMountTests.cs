@@ -12,31 +12,18 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 [TestFixture("kernel", "always")]
 [TestFixture("libfuse", "never")]
 [NonParallelizable]
-public sealed class NestedArchiveMountTests(string fuse, string merge)
+public sealed class NestedArchiveMountTests(string fuse, string merge) : SampleGameMountFixture(fuse, merge)
 {
     private const string Outer = "data/init.pak";
     private static readonly PakTestLayout V2 = PakTestLayout.All.First(l => l.Variant == "V2");
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
 
-    [OneTimeSetUp]
-    public void Mount()
+    private protected override void Prepare(SampleGame game)
     {
-        LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
-        _game.Write("game/" + Outer, PakTestWriter.Write(V2, [
+        game.Write("game/" + Outer, PakTestWriter.Write(V2, [
             ("init/loading.arc", PakTestWriter.Write(V2, [("a.tmx", TestData.Random(1, 300)), ("mini_tv.tmx", TestData.Random(2, 400))])),
             ("init/other.bin", TestData.Random(3, 500)),
         ]));
-        _game.Write("mods/hd-textures/" + Outer + "/init/loading.arc/mini_tv.tmx", TestData.Random(4, 444));
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs(merge, $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
-    }
-
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
+        game.Write("mods/hd-textures/" + Outer + "/init/loading.arc/mini_tv.tmx", TestData.Random(4, 444));
     }
 
     [Test]

@@ -13,29 +13,16 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 [TestFixture("kernel")]
 [TestFixture("libfuse")]
 [NonParallelizable]
-public sealed class SampleTexturesMountTests(string fuse)
+public sealed class SampleTexturesMountTests(string fuse) : SampleGameMountFixture(fuse)
 {
     private const string Img = "models/gta3.img", Dir = "models/gta3.dir", Spd = "data/hud.spd";
     private static readonly byte[] BodyDds = File.ReadAllBytes(RepositoryFiles.Fixture("mods/gta-textures/models/gta3.img/infernus.txd/infernus_body.dds"));
     private static readonly byte[] SpdDds = File.ReadAllBytes(RepositoryFiles.Fixture("mods/fef-mod/FEmulator/SPD/hud.spd/tex_1.dds"));
-    private SampleGame _game = null!;
-    private HostProcess _host = null!;
 
-    [OneTimeSetUp]
-    public void Mount()
+    private protected override void Prepare(SampleGame game)
     {
-        LibFuseProbe.RequireTransport(fuse);
-        _game = new SampleGame();
-        _game.Write("mods/hd-textures/" + Img + "/infernus.txd/infernus_body.dds", BodyDds);
-        _game.Write("mods/ui-fix/" + Spd + "/tex_1.dds", SpdDds);
-        _host = HostProcess.StartHost(_game.MountPoint, _game.HostArgs("never", $"--ArchiveEmu:Fuse={fuse}")).WaitMounted();
-    }
-
-    [OneTimeTearDown]
-    public void Unmount()
-    {
-        _host?.Dispose();
-        _game?.Dispose();
+        game.Write("mods/hd-textures/" + Img + "/infernus.txd/infernus_body.dds", BodyDds);
+        game.Write("mods/ui-fix/" + Spd + "/tex_1.dds", SpdDds);
     }
 
     [Test]

@@ -9,12 +9,8 @@ namespace ArchiveEmu.Host.Tests.Mount.Support;
 /// asserting what its setting promises. Its tests only read: a test that changes mod files mounts a game of its own
 /// (<see cref="IgnoreCaseHotReloadTests"/>), so no test depends on another's order.
 /// </summary>
-public abstract class CaseMountFixture(string fuse, bool ignoreCase)
+public abstract class CaseMountFixture(string fuse, bool ignoreCase) : SampleGameMountFixture(fuse)
 {
-    private protected readonly string Fuse = fuse;
-    private protected SampleGame _game = null!;
-    private protected HostProcess _host = null!;
-
     // Wrong case → the game's spelling; every component of each path is spelled differently somewhere.
     protected static readonly (string Asked, string Real)[] Spellings =
     [
@@ -26,40 +22,39 @@ public abstract class CaseMountFixture(string fuse, bool ignoreCase)
         ("DATA/BUNDLE.TAR", "data/bundle.tar"),     // emulated tar
     ];
 
-    [OneTimeSetUp]
-    public void MountSampleGame() => (_game, _host) = Mount(Fuse, ignoreCase);
+    private protected override void Prepare(SampleGame game) => AddCaseNames(game);
+
+    private protected override HostProcess Start(SampleGame game) => StartCaseMount(game, Fuse, ignoreCase);
 
     /// <summary>A new sample game with the extra names, mounted with or without ignoring case; the kernel transport through the CLI.</summary>
     internal static (SampleGame Game, HostProcess Host) Mount(string fuse, bool ignoreCase)
     {
         LibFuseProbe.RequireTransport(fuse);
         var game = new SampleGame();
-        Directory.CreateDirectory(Path.Combine(game.Game, "données"));
-        File.WriteAllText(Path.Combine(game.Game, "données", "é.txt"), "accent aigu\n");
-        File.WriteAllText(Path.Combine(game.Game, "data", "Dup.txt"), "upper first\n"); // two names only case tells apart
-        File.WriteAllText(Path.Combine(game.Game, "data", "dup.txt"), "lower\n");
-        var host = fuse == "kernel"
-            ? HostProcess.StartCli(game.MountPoint, ["mount", "--game", game.Game, "--mod", game.Mods[0], "--mod", game.Mods[1],
-                "--cache", game.Cache, "--merge", "never", .. ignoreCase ? new[] { "--ignore-case" } : [], game.MountPoint])
-            : HostProcess.StartHost(game.MountPoint, game.HostArgs("never", "--ArchiveEmu:Fuse=libfuse", $"--ArchiveEmu:IgnoreCase={ignoreCase}"));
         try
         {
-            host.WaitMounted();
+            AddCaseNames(game);
+            return (game, StartCaseMount(game, fuse, ignoreCase).WaitMounted());
         }
         catch
         {
             game.Dispose(); // WaitMounted stopped the host before failing
             throw;
         }
-        return (game, host);
     }
 
-    [OneTimeTearDown]
-    public void Unmount()
+    private static void AddCaseNames(SampleGame game)
     {
-        _host?.Dispose();
-        _game?.Dispose();
+        Directory.CreateDirectory(Path.Combine(game.Game, "données"));
+        File.WriteAllText(Path.Combine(game.Game, "données", "é.txt"), "accent aigu\n");
+        File.WriteAllText(Path.Combine(game.Game, "data", "Dup.txt"), "upper first\n"); // two names only case tells apart
+        File.WriteAllText(Path.Combine(game.Game, "data", "dup.txt"), "lower\n");
     }
+
+    private static HostProcess StartCaseMount(SampleGame game, string fuse, bool ignoreCase) => fuse == "kernel"
+        ? HostProcess.StartCli(game.MountPoint, ["mount", "--game", game.Game, "--mod", game.Mods[0], "--mod", game.Mods[1],
+            "--cache", game.Cache, "--merge", "never", .. ignoreCase ? new[] { "--ignore-case" } : [], game.MountPoint])
+        : HostProcess.StartHost(game.MountPoint, game.HostArgs("never", "--ArchiveEmu:Fuse=libfuse", $"--ArchiveEmu:IgnoreCase={ignoreCase}"));
 
     protected void WrongCasePaths()
     {

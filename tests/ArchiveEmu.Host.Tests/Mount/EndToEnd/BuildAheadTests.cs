@@ -24,8 +24,7 @@ public sealed class BuildAheadTests
     [Test]
     public void EveryTargetedArchive_IsBuiltBeforeAnyoneAsks_AndOnlyOnce()
     {
-        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-            "--cache", _game.Cache, "--merge", "never", _game.MountPoint).WaitMounted();
+        using var host = _game.StartMount("--merge", "never").WaitMounted();
 
         // Nothing in the mount is touched: the host builds both archives on its own.
         Assert.That(host.OutputOnce("built data/bundle.tar", TimeSpan.FromSeconds(20)), Does.Contain("built data/bundle.tar: emulated"));

@@ -30,8 +30,7 @@ public sealed class MountCacheCapTests
         var build = Cli("build", "--game", other, "--mod", _game.Mods[0], "--mod", _game.Mods[1], "--cache", _game.Cache);
         Assert.That(build.ExitCode, Is.Zero, build.ToString());
 
-        using (var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-                   "--cache", _game.Cache, "--merge", "never", "--cache-max-size", "1", _game.MountPoint).WaitMounted())
+        using (var host = _game.StartMount("--merge", "never", "--cache-max-size", "1").WaitMounted())
         {
             var output = host.OutputOnce("cache over", TimeSpan.FromSeconds(30));
             Assert.That(output, Does.Contain("cache over 1 B: removed 3 least recently used entries and 0 unused or damaged, kept 3; packs "), output);

@@ -23,8 +23,7 @@ public sealed class MountLifecycleTests
     [Test]
     public void ArchiveemuMount_MergeAlways_ServesTheModdedFiles_AndUnmountsWithin5sOfSigterm()
     {
-        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-            "--cache", _game.Cache, "--merge", "always", _game.MountPoint).WaitMounted();
+        using var host = _game.StartMount("--merge", "always").WaitMounted();
         foreach (var file in _game.VisibleFiles)
             _game.AssertServes(file, _game.Mounted(file));
 
@@ -61,8 +60,7 @@ public sealed class MountLifecycleTests
     [Test]
     public void ArchiveemuMount_CompressNone_PacksRawChunksLikeBuild()
     {
-        using (var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-            "--cache", _game.Cache, "--merge", "always", "--compress", "none", _game.MountPoint).WaitMounted())
+        using (var host = _game.StartMount("--merge", "always", "--compress", "none").WaitMounted())
         {
             _game.AssertServes("data/textures.afs", _game.Mounted("data/textures.afs"));
             host.Terminate();

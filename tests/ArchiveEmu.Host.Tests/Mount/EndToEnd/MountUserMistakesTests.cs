@@ -39,8 +39,7 @@ public sealed class MountUserMistakesTests
         MakeReadOnly(_game.Cache);
         var before = Snapshot(_game.Cache);
 
-        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-            "--cache", _game.Cache, _game.MountPoint).WaitMounted();
+        using var host = _game.StartMount().WaitMounted();
         var reads = Task.Run(() => _game.VisibleFiles.ToDictionary(f => f, f => File.ReadAllBytes(_game.Mounted(f))));
         Assert.That(reads.Wait(TimeSpan.FromSeconds(20)), Is.True, "reading the mount hung:\n" + host.Output);
         foreach (var file in _game.VisibleFiles)
@@ -61,8 +60,7 @@ public sealed class MountUserMistakesTests
     {
         MakeReadOnly(_game.Cache);
         // Both mods: they conflict on an entry, and the conflict lines must not come before the refusal.
-        using var host = HostProcess.StartCli(_game.MountPoint, "mount", "--game", _game.Game, "--mod", _game.Mods[0], "--mod", _game.Mods[1],
-            "--cache", _game.Cache, "--merge", "always", _game.MountPoint);
+        using var host = _game.StartMount("--merge", "always");
         Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1), host.Output);
         AssertOneErrorLine(host, $"{_game.Cache}: the cache folder is on a read-only file system; --merge always stores into it: "
                                  + "give a writable folder with --cache DIR, or drop --merge always");

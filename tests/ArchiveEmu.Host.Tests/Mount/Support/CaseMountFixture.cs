@@ -52,8 +52,7 @@ public abstract class CaseMountFixture(string fuse, bool ignoreCase) : SampleGam
     }
 
     private static HostProcess StartCaseMount(SampleGame game, string fuse, bool ignoreCase) => fuse == "kernel"
-        ? HostProcess.StartCli(game.MountPoint, ["mount", "--game", game.Game, "--mod", game.Mods[0], "--mod", game.Mods[1],
-            "--cache", game.Cache, "--merge", "never", .. ignoreCase ? new[] { "--ignore-case" } : [], game.MountPoint])
+        ? game.StartMount(["--merge", "never", .. ignoreCase ? new[] { "--ignore-case" } : []])
         : HostProcess.StartHost(game.MountPoint, game.HostArgs("never", "--ArchiveEmu:Fuse=libfuse", $"--ArchiveEmu:IgnoreCase={ignoreCase}"));
 
     protected void WrongCasePaths()

@@ -53,6 +53,13 @@ internal sealed class SampleGame : IDisposable
     ];
 
     /// <summary>
+    /// Starts <c>archiveemu mount</c> of this game with both mods and its cache at <see cref="MountPoint"/>, not waiting;
+    /// <paramref name="options"/> go before the mount point.
+    /// </summary>
+    public HostProcess StartMount(params string[] options) =>
+        HostProcess.StartCli(MountPoint, ["mount", "--game", Game, "--mod", Mods[0], "--mod", Mods[1], "--cache", Cache, .. options, MountPoint]);
+
+    /// <summary>
     /// Mounts over the game folder itself and waits until served: with the kernel transport through
     /// <c>archiveemu mount --in-place</c>, with libfuse through the host's settings.
     /// </summary>

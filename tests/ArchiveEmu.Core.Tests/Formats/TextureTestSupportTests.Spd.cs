@@ -50,10 +50,6 @@ public sealed partial class TextureTestSupportTests
     }
 
     [Test]
-    public void Spd_TruncatedAnywhere_IsRejectedAsInvalidData() =>
-        AssertEveryTruncationRejected(TwoTextureSpd(), b => SpdIndependentReader.Read(b));
-
-    [Test]
     public void Spd_WithAWrongDeclaredFileSize_IsRejectedAtTheSizeField()
     {
         var spd = TwoTextureSpd();
@@ -107,9 +103,16 @@ public sealed partial class TextureTestSupportTests
         Assert.That(read.Sprites[2].Entry, Is.EqualTo(SprTestWriter.SpriteEntry(new SprTestWriter.Sprite(0, 8, 0, 16, 8))));
     }
 
-    [Test]
-    public void Spr_TruncatedAnywhere_IsRejectedAsInvalidData() =>
-        AssertEveryTruncationRejected(TwoTextureSpr(), b => SprIndependentReader.Read(b));
+    // The two Atlus sprite files, each with its own independent reader.
+    private static IEnumerable<TestCaseData> SpriteFiles() =>
+    [
+        new TestCaseData(TwoTextureSpd(), (Action<byte[]>)(b => SpdIndependentReader.Read(b))).SetArgDisplayNames("SPD"),
+        new TestCaseData(TwoTextureSpr(), (Action<byte[]>)(b => SprIndependentReader.Read(b))).SetArgDisplayNames("SPR"),
+    ];
+
+    [TestCaseSource(nameof(SpriteFiles))]
+    public void SpdAndSpr_TruncatedAnywhere_AreRejectedAsInvalidData(byte[] file, Action<byte[]> read) =>
+        AssertEveryTruncationRejected(file, read);
 
     [Test]
     public void Spr_WithATexturePointerPastTheEnd_IsRejectedAtThatOffset()

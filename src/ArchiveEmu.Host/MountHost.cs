@@ -138,12 +138,9 @@ public static class MountHost
         }
         else if (MountPointPlace.Check(options.MountPoint!, options.Game!, options.Mods) is { } inside)
             return inside;
-        if (!File.Exists("/dev/fuse"))
-            return "/dev/fuse not found: load the fuse kernel module (modprobe fuse), or give the container --device /dev/fuse";
-        if (!Fuse.Kernel.KernelMount.MountsDirectly && Fuse.Kernel.Fusermount.Program is null)
-            return Fuse.Kernel.Fusermount.Missing;
-        if (!options.UsesKernelProtocol && LibFuse.Unavailable() is { } noLibrary)
-            return noLibrary;
+        // The machine's checks, as doctor shows them (MountReadiness): the first that stops a mount is the line.
+        if (MountReadiness.Of(FuseMachine.Current(), libFuseNeeded: !options.UsesKernelProtocol).FirstOrDefault(c => c.Stops) is { } stops)
+            return stops.Line;
         Action<string> cleaned = message => Log.Warning("{Message}", message);
         return options.InPlace ? MountPointState.PrepareInPlace(options.ServedAt, cleaned) : MountPointState.Prepare(options.ServedAt, cleaned);
     }

@@ -1,4 +1,4 @@
-using ArchiveEmu.Host.Fuse.Kernel;
+using ArchiveEmu.Host.Fuse;
 
 namespace ArchiveEmu.Cli.Doctor;
 
@@ -20,27 +20,16 @@ internal sealed record DoctorMachine(string DevFuse, string SearchPath, bool IsR
     public IReadOnlyList<string> SharedTempFolders { get; init; } = ["/tmp", "/var/tmp"];
 
     /// <summary>This machine, as the host sees it.</summary>
-    public static DoctorMachine Current() => new(
-        "/dev/fuse",
-        System.Environment.GetEnvironmentVariable("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
-        KernelMount.MountsDirectly,
-        ReadRelease(),
-        Host.Fuse.LibFuse.Library,
-        System.Environment.GetFolderPath(System.Environment.SpecialFolder.UserProfile),
-        System.Environment.GetEnvironmentVariable);
-
-    private static string ReadRelease()
+    public static DoctorMachine Current()
     {
-        try
-        {
-            return File.ReadAllText("/proc/sys/kernel/osrelease").Trim();
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return "unknown";
-        }
+        var fuse = FuseMachine.Current();
+        return new(fuse.DevFuse, fuse.SearchPath, fuse.IsRoot, fuse.KernelRelease, fuse.LibFuse,
+            System.Environment.GetFolderPath(System.Environment.SpecialFolder.UserProfile), System.Environment.GetEnvironmentVariable);
     }
 
+    /// <summary>What the mount's readiness is read from (<see cref="MountReadiness"/>).</summary>
+    public FuseMachine Fuse => new(DevFuse, SearchPath, IsRoot, KernelRelease, LibFuse);
+
     /// <summary>The full path of <paramref name="name"/> in <see cref="SearchPath"/>, searched as the host searches it, or null.</summary>
-    public string? OnPath(string name) => Host.ProgramSearch.OnPath(name, SearchPath);
+    public string? OnPath(string name) => Fuse.OnPath(name);
 }

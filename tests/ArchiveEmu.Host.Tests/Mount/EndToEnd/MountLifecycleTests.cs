@@ -190,7 +190,7 @@ public sealed class MountLifecycleTests
 
     [Test]
     [System.Runtime.Versioning.SupportedOSPlatform("linux")]
-    public void ANormalUser_WhomFusermount3Refuses_OneLineWithItsReason_Exit1_NothingMounted()
+    public void ANormalUser_WhoCannotOpenDevFuse_OneLineWithDoctorsReasonAndFix_Exit1_NothingMounted()
     {
         if (Environment.UserName != "root")
             Assert.Ignore("needs root to run the host as another user");
@@ -201,16 +201,46 @@ public sealed class MountLifecycleTests
         var deviceMode = File.GetUnixFileMode("/dev/fuse");
         try
         {
-            // fusermount3 opens /dev/fuse as the calling user: with the device closed to others it refuses, and says why.
+            // The device closed to others: the host's pre-mount check (the list doctor shows, issue 49) says so before fusermount3 runs,
+            // in doctor's words and with its fix (issue 48: run under Steam gave the reason and no way out).
             File.SetUnixFileMode("/dev/fuse", UnixFileMode.UserRead | UnixFileMode.UserWrite);
             using var host = HostProcess.StartHostAsNobody(_game.MountPoint, _game.Root, _game.HostArgs("never"));
             Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1), host.Output);
             var lines = host.Output.Trim().Split('\n').Where(l => !l.Contains(" INF ", StringComparison.Ordinal)).ToArray();
             Assert.That(lines, Has.Length.EqualTo(1), host.Output);
-            Assert.That(lines[0], Does.Contain($"{_game.MountPoint}: fusermount3 could not mount here: ").And.Contain("/dev/fuse: Permission denied"), host.Output);
-            // and doctor's fix with it (issue 48: run under Steam gave the reason and no way out)
-            Assert.That(lines[0], Does.EndWith("; /dev/fuse: let this user use it (desktop distributions ship it as crw-rw-rw-: sudo chmod 0666 /dev/fuse), "
-                + "or run as root (archiveemu doctor checks it)"), host.Output);
+            Assert.That(lines[0], Does.EndWith("archiveemu-host: /dev/fuse cannot be opened read-write by this user (Permission denied); let this user use it "
+                + "(desktop distributions ship it as crw-rw-rw-: sudo chmod 0666 /dev/fuse), or run as root"), host.Output);
+            Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False);
+        }
+        finally
+        {
+            File.SetUnixFileMode("/dev/fuse", deviceMode);
+        }
+    }
+
+    [Test]
+    [System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    public void ANormalUser_WhomFusermount3Refuses_OneLineWithItsReason_Exit1_NothingMounted()
+    {
+        if (Environment.UserName != "root")
+            Assert.Ignore("needs root to run the host as another user");
+        ExternalTool.Require("setpriv");
+        ExternalTool.Require("fusermount3");
+        var chown = ExternalTool.Run("chown", "-R", "65534:65534", _game.Root);
+        Assert.That(chown.ExitCode, Is.Zero, chown.ToString());
+        // fusermount3 mounts only where the calling user may write: a mount point left to root refuses, and it says why.
+        Assert.That(ExternalTool.Run("chown", "0:0", _game.MountPoint).ExitCode, Is.Zero);
+        File.SetUnixFileMode(_game.MountPoint, (UnixFileMode)0b111_101_101);
+        var deviceMode = File.GetUnixFileMode("/dev/fuse");
+        try
+        {
+            // The device open to every user, as desktop distributions and SteamOS ship it (a container may not), so the pre-mount check passes.
+            File.SetUnixFileMode("/dev/fuse", (UnixFileMode)0b110_110_110);
+            using var host = HostProcess.StartHostAsNobody(_game.MountPoint, _game.Root, _game.HostArgs("never"));
+            Assert.That(host.WaitExit(TimeSpan.FromSeconds(30)), Is.EqualTo(1), host.Output);
+            var lines = host.Output.Trim().Split('\n').Where(l => !l.Contains(" INF ", StringComparison.Ordinal)).ToArray();
+            Assert.That(lines, Has.Length.EqualTo(1), host.Output);
+            Assert.That(lines[0], Does.Contain($"{_game.MountPoint}: fusermount3 could not mount here: ").And.Contain("write access"), host.Output);
             Assert.That(Host.Fuse.MountPointState.IsMounted(_game.MountPoint), Is.False);
         }
         finally

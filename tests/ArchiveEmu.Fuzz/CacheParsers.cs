@@ -1,6 +1,5 @@
 using System.Buffers.Binary;
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.MergedCache.Packs;
 using ArchiveEmu.Core.VirtualFiles;

@@ -1,4 +1,3 @@
-using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Cli.Profiles;
 

@@ -1,6 +1,5 @@
 using System.Text.Json.Nodes;
 using ArchiveEmu.Cli.Output;
-using ArchiveEmu.Core.MergedCache;
 
 namespace ArchiveEmu.Cli.Bench;
 

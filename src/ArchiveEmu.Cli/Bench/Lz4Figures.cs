@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Packs;
 using K4os.Compression.LZ4;
 

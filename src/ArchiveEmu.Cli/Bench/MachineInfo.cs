@@ -1,5 +1,4 @@
 using System.Runtime.InteropServices;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Policy;
 
 namespace ArchiveEmu.Cli.Bench;

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.IO.Hashing;
 using System.Runtime.InteropServices;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Packs;
 
 namespace ArchiveEmu.Cli.Bench;

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Text.Json;
-using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Cli.Profiles;
 using ArchiveEmu.Core.Routing;

@@ -2,13 +2,11 @@ using System.CommandLine;
 using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Cli.Profiles;
 using ArchiveEmu.Core.Interop;
-using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.Core.Machine.Steam;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
-using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Host.Requests;
 
 namespace ArchiveEmu.Cli.Options;

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using ArchiveEmu.Cli.Output;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Host.Requests;

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Serving.Languages;
 using ArchiveEmu.Host.Requests;

@@ -2,7 +2,6 @@ using System.Text.Json.Nodes;
 using ArchiveEmu.Cli.Archives;
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Machine.ReloadedII;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;

@@ -2,7 +2,6 @@ using System.CommandLine;
 using System.Text;
 using System.Text.Json;
 using ArchiveEmu.Cli.Output;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Serving.Languages;
 

@@ -2,7 +2,6 @@ using System.Globalization;
 using System.IO.Hashing;
 using System.Text;
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Folder;
 using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.Routing;

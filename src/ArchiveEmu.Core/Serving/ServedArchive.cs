@@ -1,5 +1,4 @@
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Routing;

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using ArchiveEmu.Core;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.RealFiles;
 using ArchiveEmu.Core.VirtualFiles;

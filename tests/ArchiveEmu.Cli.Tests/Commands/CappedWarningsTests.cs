@@ -1,5 +1,4 @@
 using System.Text.Json;
-using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.Cli.Output;
 using ArchiveEmu.Cli.Tests.Profiles;
 using ArchiveEmu.TestSupport;

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Host;
 

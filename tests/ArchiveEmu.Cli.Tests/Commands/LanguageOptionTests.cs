@@ -1,7 +1,5 @@
-using System.CommandLine;
 using System.Text;
 using System.Text.Json;
-using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Cli.Tests.Commands;

@@ -1,6 +1,4 @@
-using System.CommandLine;
 using System.Text.Json;
-using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;

@@ -1,4 +1,3 @@
-using System.CommandLine;
 using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.Cli.Tests.Commands;
 using ArchiveEmu.TestSupport;

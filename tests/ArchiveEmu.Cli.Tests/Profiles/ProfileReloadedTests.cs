@@ -1,4 +1,3 @@
-using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.Cli.Options;
 using ArchiveEmu.Core.Machine.ReloadedII;
 using ArchiveEmu.TestSupport;

@@ -1,5 +1,4 @@
 using ArchiveEmu.Core.Interop;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Core.Tests.Interop;

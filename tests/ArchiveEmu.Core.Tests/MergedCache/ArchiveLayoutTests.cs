@@ -1,5 +1,4 @@
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Index;
 
 namespace ArchiveEmu.Core.Tests.MergedCache;

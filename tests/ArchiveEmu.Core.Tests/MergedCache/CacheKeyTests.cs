@@ -1,6 +1,5 @@
 using System.IO.Hashing;
 using System.Text;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Index;
 
 namespace ArchiveEmu.Core.Tests.MergedCache;

@@ -1,4 +1,3 @@
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Folder;
 
 namespace ArchiveEmu.Core.Tests.MergedCache;

@@ -1,4 +1,3 @@
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.TestSupport;
 

@@ -1,7 +1,6 @@
 using System.Runtime.Versioning;
 using System.Text.RegularExpressions;
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.RealFiles;
 using ArchiveEmu.Core.Tests.Formats;
 using ArchiveEmu.TestSupport;

@@ -2,14 +2,11 @@ using System.Globalization;
 using System.IO.Hashing;
 using System.Text;
 using ArchiveEmu.Core.Formats;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Folder;
 using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.Serving;
-using ArchiveEmu.Core.Tests.Formats;
 using ArchiveEmu.TestSupport;
-using ArchiveEmu.TestSupport.Textures;
 
 namespace ArchiveEmu.Core.Tests.Serving;
 

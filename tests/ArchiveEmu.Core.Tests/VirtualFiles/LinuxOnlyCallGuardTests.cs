@@ -1,5 +1,4 @@
 using ArchiveEmu.Core.Interop;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.TestSupport;

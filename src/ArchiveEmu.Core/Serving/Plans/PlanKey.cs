@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Index;
 using ArchiveEmu.Core.Routing;
 using ArchiveEmu.Core.VirtualFiles;

@@ -1,6 +1,5 @@
 using ArchiveEmu.Core.Formats;
 using ArchiveEmu.Core.Merges;
-using ArchiveEmu.Core.Merges.Tables;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Core.Tests.Merges.Tables;

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using ArchiveEmu.Host.Tests.Mount.Support;
 using ArchiveEmu.TestSupport;
 

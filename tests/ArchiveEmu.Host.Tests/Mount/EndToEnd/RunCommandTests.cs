@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
-using System.Text;
 using ArchiveEmu.Host.Fuse;
 using ArchiveEmu.Host.Tests.Mount.Support;
 using ArchiveEmu.TestSupport;

@@ -1,5 +1,4 @@
 using ArchiveEmu.Host.Tests.Mount.EndToEnd;
-using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Host.Tests.Mount.Support;
 

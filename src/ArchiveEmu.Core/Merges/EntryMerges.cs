@@ -1,3 +1,5 @@
+using ArchiveEmu.Core.Formats;
+
 namespace ArchiveEmu.Core.Merges;
 
 /// <summary>The entry merges ArchiveEmu knows: one registration line each (docs/TABLES.md, "Adding a game's merges").</summary>
@@ -9,6 +11,10 @@ internal static class EntryMerges
         Tables.PersonaTableMerges.Instance,
     ];
 
-    /// <summary>The merges of the game installed in <paramref name="gameFolder"/>, in registration order (the first to claim an entry merges it).</summary>
-    public static IReadOnlyList<IGameMerges> For(string gameFolder) => All.Select(m => m.For(gameFolder)).OfType<IGameMerges>().ToArray();
+    /// <summary>
+    /// The merges of the game installed in <paramref name="gameFolder"/> that look into its archives of <paramref name="format"/>,
+    /// in registration order (the first to claim an entry merges it); the folder is looked at only when one may.
+    /// </summary>
+    public static IReadOnlyList<IGameMerges> For(string gameFolder, IArchiveFormat format) =>
+        All.Where(m => m.MergesInside(format)).Select(m => m.For(gameFolder)).OfType<IGameMerges>().ToArray();
 }

@@ -9,6 +9,12 @@ namespace ArchiveEmu.Core.Merges;
 /// </summary>
 internal interface IEntryMerge
 {
+    /// <summary>
+    /// Whether entries inside a game folder's archive of <paramref name="format"/> may be merged (Persona's: CPKs only): asked
+    /// first, so an archive no merge looks into costs no look at the game folder.
+    /// </summary>
+    bool MergesInside(IArchiveFormat format);
+
     /// <summary>This merge's rules for the game installed in <paramref name="gameFolder"/>, or null when it merges nothing there.</summary>
     IGameMerges? For(string gameFolder);
 }
@@ -16,9 +22,6 @@ internal interface IEntryMerge
 /// <summary>One game's entry merges: the entries they claim and how each is merged.</summary>
 internal interface IGameMerges
 {
-    /// <summary>Whether entries inside the game folder's archive at <paramref name="archive"/> (its path in the folder), of <paramref name="format"/>, are merged.</summary>
-    bool MergesInside(string archive, IArchiveFormat format);
-
     /// <summary>
     /// What a mod's file for the entry at <paramref name="entryPath"/> is merged into (the path from such an archive's root, through
     /// the archives stored in it: <c>init_free.bin/battle/UNIT.TBL</c>; compared ignoring letter case), or null when nothing is.

@@ -29,8 +29,8 @@ internal sealed class EntryMergeNotes
         var full = Path.GetFullPath(gamePath).Replace('\\', '/');
         if (!full.EndsWith("/" + relativePath, StringComparison.Ordinal))
             return null;
-        var merges = EntryMerges.For(full[..^(relativePath.Length + 1)]).Where(m => m.MergesInside(relativePath, format)).ToArray();
-        return merges.Length > 0 ? new EntryMergeNotes(merges, relativePath, "", keys) : null;
+        var merges = EntryMerges.For(full[..^(relativePath.Length + 1)], format);
+        return merges.Count > 0 ? new EntryMergeNotes(merges, relativePath, "", keys) : null;
     }
 
     /// <summary>The same for the archive stored in this one's entry <paramref name="folder"/>, whose entries <paramref name="keys"/> compares.</summary>

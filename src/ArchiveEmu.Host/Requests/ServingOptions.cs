@@ -33,9 +33,6 @@ internal sealed record ServingOptions
     [JsonIgnore]
     public bool VerifyContent { get; init; }
 
-    /// <summary>Nothing asked.</summary>
-    public static ServingOptions None { get; } = new() { Merge = null, Compress = null, IgnoreCase = null, Language = null, Cache = null };
-
     /// <summary>
     /// The one precedence table (docs/STEAM.md, "Profiles"): each option from <paramref name="commandLine"/>, else from
     /// <paramref name="profile"/>, else not asked. <c>--no-cache</c> turns the profile's cache off. <c>build</c> keeps its own

@@ -15,13 +15,13 @@ internal sealed class PersonaTableMerges : IEntryMerge
     {
     }
 
+    // Essentials binds tables by their path in a CPK (CRI FileSystem V2 Hook's bind map), so only CPKs hold them.
+    public bool MergesInside(IArchiveFormat format) => format is CpkFormat;
+
     public IGameMerges? For(string gameFolder) => PersonaGames.Detect(gameFolder) is { } game ? new Game(game) : null;
 
     private sealed class Game(PersonaGame game) : IGameMerges
     {
-        // Essentials binds tables by their path in a CPK (CRI FileSystem V2 Hook's bind map), so only CPKs hold them.
-        public bool MergesInside(string archive, IArchiveFormat format) => format is CpkFormat;
-
         public MergeClaim? Claim(string entryPath)
         {
             if (TableCatalog.Find(game, entryPath) is { } table)

@@ -18,7 +18,7 @@ public sealed class PersonaTableMergesTests
     private IGameMerges? GameWith(string exe)
     {
         _dir.Write($"{exe}/{exe}", [0x4D, 0x5A]);
-        return EntryMerges.For(Path.Combine(_dir.Path, exe)).SingleOrDefault();
+        return EntryMerges.For(Path.Combine(_dir.Path, exe), ArchiveFormats.ByName("cpk")!).SingleOrDefault();
     }
 
     [Test]
@@ -47,8 +47,8 @@ public sealed class PersonaTableMergesTests
     [Test]
     public void OnlyCpks_HoldMergedTables()
     {
-        var p5r = GameWith("P5R.exe")!;
-        Assert.That(p5r.MergesInside("CPK/EN.CPK", ArchiveFormats.ByName("cpk")!), Is.True);
-        Assert.That(p5r.MergesInside("data.zip", ArchiveFormats.ByName("zip")!), Is.False);
+        _dir.Write("P5R/P5R.exe", [0x4D, 0x5A]);
+        Assert.That(EntryMerges.For(_dir["P5R"], ArchiveFormats.ByName("cpk")!), Has.Count.EqualTo(1));
+        Assert.That(EntryMerges.For(_dir["P5R"], ArchiveFormats.ByName("zip")!), Is.Empty);
     }
 }

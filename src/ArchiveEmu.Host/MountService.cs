@@ -28,7 +28,7 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     public Task StartAsync(CancellationToken cancellationToken)
     {
         var mountPoint = options.ServedAt;
-        var cache = Requests.RequestedCache.Open(options.NoCache, options.Cache,
+        var cache = Requests.RequestedCache.Open(options.NoCache, string.IsNullOrEmpty(options.Cache) ? null : options.Cache, // a setting left empty: unset
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message), RecordsLiveUse: true));
         _cache = cache;
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line

@@ -9,9 +9,9 @@ namespace ArchiveEmu.Host.Requests;
 /// </summary>
 internal static class RequestedCache
 {
-    /// <summary>None with --no-cache; else the cache at <paramref name="folder"/>, the per-user default when none is named.</summary>
+    /// <summary>None with --no-cache; else the cache at <paramref name="folder"/>, the per-user default when none is named (null).</summary>
     public static MergedFileCache? Open(bool noCache, string? folder, CacheOptions options) =>
-        noCache ? null : new MergedFileCache(string.IsNullOrEmpty(folder) ? MergedFileCache.DefaultFolder() : folder, options);
+        noCache ? null : new MergedFileCache(folder ?? MergedFileCache.DefaultFolder(), options);
 
     /// <summary>Why nothing can be stored into <paramref name="cache"/>, the start of one line naming its folder; null when it can.</summary>
     public static string? WhyNotStoring(MergedFileCache cache) =>

@@ -101,6 +101,22 @@ internal static class CliOptions
         command.SetAction(action);
         return command;
     }
+
+    /// <summary>
+    /// Refuses an empty value for every option of <paramref name="command"/> and its subcommands that takes text (<c>--game ""</c>,
+    /// <c>--cache "$UNSET"</c>): a usage error naming the option, where .NET's path functions would stop with an exception.
+    /// </summary>
+    public static void RefuseEmptyValues(Command command)
+    {
+        foreach (var option in command.Options.Where(o => o.ValueType == typeof(string) || o.ValueType == typeof(string[])))
+            option.Validators.Add(result =>
+            {
+                if (result.Tokens.Any(t => t.Value.Length == 0))
+                    result.AddError($"{option.Name} takes {option.HelpName ?? "a value"}, not an empty string");
+            });
+        foreach (var sub in command.Subcommands)
+            RefuseEmptyValues(sub);
+    }
 }
 
 /// <summary>An action given as a function (the <c>--version</c> answer).</summary>

@@ -86,6 +86,7 @@ public static class Program
         }
         foreach (var command in commands)
             root.Subcommands.Add(command.Define(console));
+        CliOptions.RefuseEmptyValues(root);
         return root;
     }
 

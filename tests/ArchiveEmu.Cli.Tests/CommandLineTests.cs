@@ -98,9 +98,14 @@ public sealed class CommandLineTests
     [TestCase("cache gc --max-age-days soon", "--max-age-days takes a whole number from 0 to 36500, not 'soon'")]
     [TestCase("bench --block-size 1K", "--block-size takes 4K to 1G, not '1K'")]
     [TestCase("frobnicate", "unknown command 'frobnicate'")]
+    // An empty value ("$UNSET" in a launch line) names its option; --game "" and --mod "" threw .NET's ArgumentException.
+    [TestCase("build --game EMPTY --mod HD", "archiveemu build: --game takes DIR, not an empty string")]
+    [TestCase("build --game GAME --mod EMPTY", "archiveemu build: --mod takes DIR, not an empty string")]
+    [TestCase("build --game GAME --mod HD --cache EMPTY", "archiveemu build: --cache takes DIR, not an empty string")]
+    [TestCase("profile save p --game EMPTY --mod HD", "archiveemu profile save: --game takes DIR, not an empty string")]
     public void AUsageErrorIsOneLineThenTheUsageAndAPointerToHelp(string args, string problem)
     {
-        var argv = args.Split(' ').Select(a => a switch { "GAME" => Game, "HD" => Hd, "DIR" => _dir.Path, _ => a }).ToArray();
+        var argv = args.Split(' ').Select(a => a switch { "GAME" => Game, "HD" => Hd, "DIR" => _dir.Path, "EMPTY" => "", _ => a }).ToArray();
         var result = CliRun.Run(argv);
         Assert.That(result.ExitCode, Is.EqualTo(2), result.ToString());
         Assert.That(result.Out, Is.Empty);

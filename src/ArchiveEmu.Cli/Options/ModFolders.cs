@@ -11,7 +11,9 @@ internal static class ModFolders
     /// <summary>The usage error for a mod that is the game folder or inside it, or null.</summary>
     public static string? InsideTheGame(string game, IReadOnlyList<string> mods)
     {
-        foreach (var mod in mods)
+        if (game.Length == 0)
+            return null; // an empty --game is its own usage error (CliOptions.RefuseEmptyValues)
+        foreach (var mod in mods.Where(m => m.Length > 0))
         {
             // As written (game/../game/data) and with symlinks resolved (a link to the game folder).
             if (RealPaths.IsInside(game, Full(mod)) || RealPaths.IsInside(game, RealPaths.Of(mod)))

@@ -79,8 +79,9 @@ public static class MountHost
             // Bound by the configuration binding source generator (no reflection: the NativeAOT build binds the same way).
             options = builder.Configuration.GetSection(MountOptions.Section).Get<MountOptions>() ?? new MountOptions();
             request?.ApplyTo(options); // a command's request over the host's own settings
+            var served = request?.Over(options) ?? options.Request();
             options.LogFile = logFile?.Path;
-            if (Preflight(options) is { } problem)
+            if (Preflight(options, served.Serving) is { } problem)
             {
                 Log.Error("archiveemu-host: {Problem}", problem);
                 return 1;
@@ -89,6 +90,7 @@ public static class MountHost
             if (options.InPlace)
                 shown.Handle = options.GameHandle = GameFolderHandle.Open(options.ServedAt, options.ShownAt);
             builder.Services.AddSingleton(options);
+            builder.Services.AddSingleton(served);
             builder.Services.AddHostedService<MountService>();
             builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(10));
             if (whileMounted is not null)
@@ -122,9 +124,9 @@ public static class MountHost
     }
 
     /// <summary>Everything that can be checked before mounting, as one line; null when all is well.</summary>
-    private static string? Preflight(MountOptions options)
+    private static string? Preflight(MountOptions options, Requests.ServingOptions served)
     {
-        var problems = options.Validate();
+        var problems = options.Validate(served);
         if (problems.Count > 0)
             return string.Join("; ", problems);
         if (!OperatingSystem.IsLinux())
@@ -133,7 +135,7 @@ public static class MountHost
             return $"the FUSE mount supports x86_64 and arm64, not {System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture}";
         if (options.InPlace)
         {
-            if (MountPointPlace.CheckInPlace(options.Game!, options.Mods, options.NoCache ? null : options.Cache) is { } inside)
+            if (MountPointPlace.CheckInPlace(options.Game!, options.Mods, served.NoCache ? null : served.Cache) is { } inside)
                 return inside;
         }
         else if (MountPointPlace.Check(options.MountPoint!, options.Game!, options.Mods) is { } inside)

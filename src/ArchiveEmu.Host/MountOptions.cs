@@ -1,4 +1,3 @@
-using ArchiveEmu.Core.Machine.Steam;
 using ArchiveEmu.Core.MergedCache;
 using ArchiveEmu.Core.MergedCache.Policy;
 using ArchiveEmu.Core.Serving.Languages;
@@ -108,7 +107,7 @@ public sealed class MountOptions
     /// Find a path whatever the letter case asked (Windows' rule), for games under Wine/Proton that ask for names in another
     /// case; the exact name always comes first, and listings keep the game's spelling.
     /// </summary>
-    public bool IgnoreCase { get; set; }
+    public bool? IgnoreCase { get; set; }
 
     /// <summary>
     /// The game's language, a Localisation Framework id (en, ja, zh-Hans…): which FEmulator/L10N/&lt;id&gt;/ folders apply;
@@ -116,12 +115,25 @@ public sealed class MountOptions
     /// </summary>
     public string? Language { get; set; }
 
-    /// <summary>What set <see cref="Language"/>, for the line saying which language is served: the setting, or a command's option.</summary>
-    // A field, as GameHandle: set by a command's request (Requests.MountRequest), never bound.
-    internal string? LanguageBy;
+    /// <summary>The setting <see cref="Language"/> is bound from, as the line saying which language is served names it.</summary>
+    internal const string LanguageSetting = $"{Section}:{nameof(Language)}";
 
-    /// <summary>The language the mount serves (<see cref="SteamLanguage.Choose"/>): Steam's record is looked up from the game folder as named, never through the in-place handle.</summary>
-    internal LanguageChoice ChooseLanguage(Action<string> warn) => SteamLanguage.Choose(Language, LanguageBy ?? $"{Section}:{nameof(Language)}", Game!, warn);
+    /// <summary>
+    /// How these settings ask the game to be served: the layer under a command's request (<see cref="Requests.MountRequest.Over"/>),
+    /// and all of it when the host runs alone. Empty text is unset.
+    /// </summary>
+    internal Requests.ServingOptions Serving() => new()
+    {
+        Merge = Merge,
+        Compress = Compression,
+        IgnoreCase = IgnoreCase,
+        Language = string.IsNullOrWhiteSpace(Language) ? null : Language,
+        Cache = string.IsNullOrEmpty(Cache) ? null : Cache,
+        NoCache = NoCache,
+    };
+
+    /// <summary>The game these settings name, served as they say: what the host serves when it runs alone.</summary>
+    internal Requests.GameRequest Request() => new(Game ?? "", [.. Mods], Serving()) { LanguageBy = LanguageSetting };
 
     /// <summary>How long mod folders must stay quiet before a hot reload.</summary>
     public int ReloadDebounceMs { get; set; } = 300;
@@ -143,13 +155,12 @@ public sealed class MountOptions
         [nameof(Language)] = LanguageIds.Known,
     };
 
-    // Validate has refused any other word before these are read.
-    internal MergePolicy Policy => PolicyWords.MergePolicyOf(Merge) ?? MergePolicy.Auto;
 
-    internal CompressionChoice CompressionChoice => PolicyWords.CompressionOf(Compression) ?? CompressionChoice.Auto;
+    /// <summary>Problems that stop the host from starting, one line each, with these settings served as they say.</summary>
+    public IReadOnlyList<string> Validate() => Validate(Serving());
 
-    /// <summary>Problems that stop the host from starting, one line each.</summary>
-    public IReadOnlyList<string> Validate()
+    /// <summary>Problems that stop the host from starting, one line each, serving as <paramref name="served"/> says.</summary>
+    internal IReadOnlyList<string> Validate(Requests.ServingOptions served)
     {
         var problems = new List<string>();
         if (string.IsNullOrWhiteSpace(Game))
@@ -167,7 +178,7 @@ public sealed class MountOptions
                 problems.Add(SettingValues.Takes(name, Words[name], value));
         if (!string.IsNullOrWhiteSpace(Language) && LanguageIds.Canonical(Language) is null)
             problems.Add(SettingValues.Takes(nameof(Language), LanguageIds.Known, Language));
-        if (NoCache && Policy == MergePolicy.Always)
+        if (served.NoCache && served.Policy == MergePolicy.Always)
             problems.Add("merge policy 'always' needs the cache; drop NoCache");
         if (Fuse == "kernel" && !Host.Fuse.Kernel.KernelMount.CanMount)
             problems.Add("Fuse 'kernel' mounts with mount(2) as root, or through fusermount3 (Debian package fuse3), which is not on PATH; install it or use libfuse");

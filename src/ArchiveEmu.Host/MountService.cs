@@ -4,6 +4,7 @@ using ArchiveEmu.Core.Serving;
 using ArchiveEmu.Core.VirtualFiles;
 using ArchiveEmu.Host.Fuse;
 using ArchiveEmu.Host.Mount;
+using ArchiveEmu.Host.Requests;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -14,7 +15,9 @@ namespace ArchiveEmu.Host;
 /// (a failure stops the host before it reports started), watches the mod folders for hot reload, and on
 /// Ctrl+C/SIGTERM (the host's lifetime) unmounts and logs per-archive read statistics.
 /// </summary>
-internal sealed class MountService(MountOptions options, IHostApplicationLifetime lifetime, ILogger<MountService> logger) : IHostedService
+/// <param name="options">The mount's own settings (where, how FUSE is spoken, threads, read-ahead…).</param>
+/// <param name="served">The game and how it is served: a command's request over the host's settings, or the settings alone.</param>
+internal sealed class MountService(MountOptions options, GameRequest served, IHostApplicationLifetime lifetime, ILogger<MountService> logger) : IHostedService
 {
     private static readonly TimeSpan StopWait = TimeSpan.FromSeconds(3);
 
@@ -28,7 +31,8 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     public Task StartAsync(CancellationToken cancellationToken)
     {
         var mountPoint = options.ServedAt;
-        var cache = Requests.RequestedCache.Open(options.NoCache, string.IsNullOrEmpty(options.Cache) ? null : options.Cache, // a setting left empty: unset
+        var serving = served.Serving;
+        var cache = RequestedCache.Open(serving.NoCache, serving.Cache,
             new CacheOptions(Warn: message => logger.LogWarning("cache: {Message}", message), RecordsLiveUse: true));
         _cache = cache;
         bool storing = cache is not null && CanStore(cache); // before anything is logged: a refusal stays one line
@@ -43,20 +47,21 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
         if (diskReadAhead is { } disk)
             streaming = streaming with { ShortRunAheadBytes = Math.Min(streaming.ShortRunAheadBytes, disk) };
         var pool = new FileHandlePool(1024, FileOptions.RandomAccess) { Streaming = options.BringIn ? streaming : streaming with { BringsIn = false } };
-        var language = options.ChooseLanguage(message => logger.LogWarning("{Message}", message));
-        var game = EmulatedGame.Open(new GameSetup(options.GameSource, options.Mods)
+        // Steam's record of the language is looked up from the game folder as named, never through the in-place handle.
+        var setup = served.Setup(cache, message => logger.LogWarning("{Message}", message)) with
         {
-            Cache = cache, Pool = pool, Compression = options.CompressionChoice, Language = language, StorePlan = storing,
+            GameFolder = options.GameSource, Pool = pool, StorePlan = storing,
             ShownGameFolder = options.GameHandle?.Folder, // in place: the cache names the game by its own path, as a build does
-        });
+        };
+        var game = EmulatedGame.Open(setup);
         var plan = game.Plan;
         foreach (var warning in plan.Warnings)
             logger.LogWarning("{Message}", warning);
         // Nothing is merged without storing or with merge never; else decided on the first merge (auto measures the device and LZ4).
-        var compression = storing && options.Policy != MergePolicy.Never ? new Lazy<ChunkCompression>(() => Compression(game)) : null;
-        var builder = new ArchiveBuilder(options.Policy, MergeThresholds.Default, () => compression?.Value ?? ChunkCompression.None, storing, logger,
+        var compression = storing && serving.Policy != MergePolicy.Never ? new Lazy<ChunkCompression>(() => Compression(game)) : null;
+        var builder = new ArchiveBuilder(serving.Policy, MergeThresholds.Default, () => compression?.Value ?? ChunkCompression.None, storing, logger,
             options.Clone && options.Passthrough);
-        var fs = _fs = new ModdedGameFileSystem(game, builder, logger, options.IgnoreCase);
+        var fs = _fs = new ModdedGameFileSystem(game, builder, logger, serving.IgnoreCase == true);
         // The game stats and opens its archives as it starts: build them from now on, beside the watcher and the mount starting.
         _buildAhead = new Thread(() =>
         {
@@ -101,9 +106,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
             plan.Archives.Count, plan.Archives.Count == 0 ? "" : $" ({Listed(plan.Archives.Select(a => a.RelativePath))})", plan.Overrides.Count,
             options.LogFile is { } log ? $"; the log is {log}" : "");
         logger.LogInformation(LogDetail.Event, "mount detail: cache {Cache}, merge {Merge}; {Fuse}{IgnoreCase}",
-            cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", options.Merge, _mount.Describe(),
-            options.IgnoreCase ? "; names found whatever their case" : "");
-        logger.LogInformation("language: {Language}", language);
+            cache is null ? "off" : storing ? cache.Folder : $"{cache.Folder} (read only)", serving.Policy.Word(), _mount.Describe(),
+            serving.IgnoreCase == true ? "; names found whatever their case" : "");
+        logger.LogInformation("language: {Language}", setup.Language);
         foreach (var notApplied in plan.NotApplied) // once per mount: what the mods hold that a file server cannot apply
             logger.LogInformation("not applied: {Line}", notApplied.Line);
         foreach (var conflict in plan.Conflicts)
@@ -150,9 +155,9 @@ internal sealed class MountService(MountOptions options, IHostApplicationLifetim
     /// </summary>
     private bool CanStore(MergedFileCache cache)
     {
-        if (Requests.RequestedCache.WhyNotStoring(cache) is not { } why)
+        if (RequestedCache.WhyNotStoring(cache) is not { } why)
             return true;
-        if (options.Policy == MergePolicy.Always)
+        if (served.Serving.Policy == MergePolicy.Always)
             throw new IOException($"{why}; --merge always stores into it: give a writable folder with --cache DIR, or drop --merge always");
         logger.LogWarning("{Why}; serving the entries already in it, storing nothing, the rest by emulation", why);
         return false;

@@ -26,7 +26,7 @@ internal static class SettingValues
                 return Takes(key, words, value);
             if (MountOptions.WordsAnyCase.TryGetValue(property.Name, out var anyCase) && !string.IsNullOrWhiteSpace(value) && !anyCase.Contains(value, StringComparer.OrdinalIgnoreCase))
                 return Takes(key, anyCase, value);
-            if (property.PropertyType == typeof(bool) && !bool.TryParse(value, out _))
+            if ((property.PropertyType == typeof(bool) || property.PropertyType == typeof(bool?)) && !bool.TryParse(value, out _))
                 return $"{key} takes true or false, not '{value}'";
             if ((property.PropertyType == typeof(int) || property.PropertyType == typeof(uint))
                 && !long.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out _))

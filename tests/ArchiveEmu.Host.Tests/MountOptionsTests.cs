@@ -43,11 +43,11 @@ public sealed class MountOptionsTests
     public void Compression_TheBuildsWords_PickTheChoice(string word, CompressionChoice expected)
     {
         var options = new MountOptions { Game = Path.GetTempPath(), MountPoint = "/mnt/x", Compression = word };
-        Assert.That((options.Validate(), options.CompressionChoice), Is.EqualTo((Array.Empty<string>(), expected)));
+        Assert.That((options.Validate(), options.Serving().CompressionChoice), Is.EqualTo((Array.Empty<string>(), expected)));
     }
 
     [Test]
-    public void Compression_ByDefault_IsAuto() => Assert.That(new MountOptions().CompressionChoice, Is.EqualTo(CompressionChoice.Auto));
+    public void Compression_ByDefault_IsAuto() => Assert.That(new MountOptions().Serving().CompressionChoice, Is.EqualTo(CompressionChoice.Auto));
 
     [Test]
     public void Validate_UnknownCompression_IsNamed()
@@ -98,7 +98,7 @@ public sealed class MountOptionsTests
     [TestCase("always", nameof(Core.MergedCache.Policy.MergePolicy.Always))]
     [TestCase("never", nameof(Core.MergedCache.Policy.MergePolicy.Never))]
     public void Policy_FollowsTheMergeSetting(string merge, string expected) =>
-        Assert.That(new MountOptions { Merge = merge }.Policy, Is.EqualTo(Enum.Parse<Core.MergedCache.Policy.MergePolicy>(expected)));
+        Assert.That(new MountOptions { Merge = merge }.Serving().Policy, Is.EqualTo(Enum.Parse<Core.MergedCache.Policy.MergePolicy>(expected)));
 
     [Test]
     public void Language_TheHostSetting_IsBoundAndChoosesInTheFrameworksSpelling()
@@ -106,7 +106,7 @@ public sealed class MountOptionsTests
         var configuration = new ConfigurationBuilder()
             .AddInMemoryCollection(new Dictionary<string, string?> { ["ArchiveEmu:Game"] = Path.GetTempPath(), ["ArchiveEmu:Language"] = "ZH-hans" }).Build();
         var options = configuration.GetSection(MountOptions.Section).Get<MountOptions>()!;
-        Assert.That((options.Language, options.ChooseLanguage(_ => { }).ToString()), Is.EqualTo(("ZH-hans", "zh-Hans (ArchiveEmu:Language)")));
+        Assert.That((options.Language, options.Request().Setup(cache: null, _ => { }).Language.ToString()), Is.EqualTo(("ZH-hans", "zh-Hans (ArchiveEmu:Language)")));
     }
 
     [Test]
@@ -118,7 +118,7 @@ public sealed class MountOptionsTests
         var manifest = dir.Write("steamapps/appmanifest_1687950.acf",
             System.Text.Encoding.UTF8.GetBytes("\"AppState\" { \"installdir\" \"P5R\" \"UserConfig\" { \"language\" \"japanese\" } }"));
         var options = new MountOptions { Game = game, MountPoint = "/mnt/x" };
-        Assert.That(options.ChooseLanguage(_ => { }).ToString(), Is.EqualTo($"ja (Steam: {manifest}, UserConfig language \"japanese\")"));
+        Assert.That(options.Request().Setup(cache: null, _ => { }).Language.ToString(), Is.EqualTo($"ja (Steam: {manifest}, UserConfig language \"japanese\")"));
     }
 
     [Test]

@@ -95,15 +95,7 @@ internal sealed class GameArguments
             var serving = request.Serving;
             var cache = RequestedCache.Open(serving.NoCache, serving.Cache, new CacheOptions(Warn: warn, // its warnings (a full disk) in build --json too
                 Waiting: message => console.Error.WriteLine($"archiveemu: warning: {message}"))); // a wait for another writer: at once
-            var game = EmulatedGame.Open(new GameSetup(request.Game, request.Mods)
-            {
-                Language = SteamLanguage.Choose(serving.Language, request.LanguageBy, request.Game, warn),
-                Cache = cache,
-                VerifyContent = serving.VerifyContent,
-                Warn = warn,
-                Compression = PolicyWords.CompressionOf(serving.Compress) ?? CompressionChoice.Auto,
-                StorePlan = storePlan,
-            });
+            var game = EmulatedGame.Open(request.Setup(cache, warn) with { Warn = warn, StorePlan = storePlan });
             foreach (var warning in game.Plan.Warnings)
                 warn(warning);
             return game;

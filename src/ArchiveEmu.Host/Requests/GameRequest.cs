@@ -1,4 +1,7 @@
 using ArchiveEmu.Core.Machine.ReloadedII;
+using ArchiveEmu.Core.Machine.Steam;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.Serving;
 
 namespace ArchiveEmu.Host.Requests;
 
@@ -15,4 +18,18 @@ internal sealed record GameRequest(string Game, string[] Mods, ServingOptions Se
 
     /// <summary>What names <see cref="ServingOptions.Language"/> when it is asked, for the line saying which language is served.</summary>
     public string LanguageBy { get; init; } = "--language";
+
+    /// <summary>
+    /// How Core opens this game, the one place the serving options become a <see cref="GameSetup"/> for every command and the
+    /// mount: the language chosen (asked, else Steam's record for the game folder as named, else en; what is odd goes to
+    /// <paramref name="warn"/>), the cache, content keys and the codec. A command adds what it alone sets (warnings about what
+    /// is served, a handle pool, storing the plan); merge and letter case are the mount's and build's own uses.
+    /// </summary>
+    internal GameSetup Setup(MergedFileCache? cache, Action<string> warn) => new(Game, Mods)
+    {
+        Language = SteamLanguage.Choose(Serving.Language, LanguageBy, Game, warn),
+        Cache = cache,
+        VerifyContent = Serving.VerifyContent,
+        Compression = Serving.CompressionChoice,
+    };
 }

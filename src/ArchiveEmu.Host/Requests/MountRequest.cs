@@ -28,29 +28,35 @@ internal sealed record MountRequest(GameRequest Game, string? MountPoint)
             yield return new(LogFileSink.Setting, LogFile);
     }
 
-    /// <summary>Lays the request over <paramref name="options"/>, bound from the host's settings: what it asks replaces theirs.</summary>
+    /// <summary>
+    /// Lays the request's mount settings over <paramref name="options"/>, bound from the host's settings: what it asks
+    /// replaces theirs. How the game is served is not a setting here: <see cref="Over"/> chooses it.
+    /// </summary>
     internal void ApplyTo(MountOptions options)
     {
-        var (game, serving) = (Game, Game.Serving);
-        options.Game = Path.GetFullPath(game.Game);
+        options.Game = Path.GetFullPath(Game.Game);
         if (MountPoint is null)
             options.InPlace = true;
         else
             options.MountPoint = Path.GetFullPath(MountPoint);
-        options.Mods = game.Mods.Select(Path.GetFullPath).ToList(); // all of them: a list bound from settings would keep its longer tail
-        if (serving.NoCache)
-            options.NoCache = true;
-        else if (serving.Cache is { } cache)
-            options.Cache = Path.GetFullPath(cache);
-        if (serving.Merge is { } merge)
-            options.Merge = merge;
-        if (serving.Compress is { } compress)
-            options.Compression = compress;
+        options.Mods = Game.Mods.Select(Path.GetFullPath).ToList(); // all of them: a list bound from settings would keep its longer tail
         if (CacheMaxSize is { } maxBytes)
             options.CacheMaxSize = maxBytes;
-        if (serving.Language is { } language)
-            (options.Language, options.LanguageBy) = (language, game.LanguageBy);
-        if (serving.IgnoreCase ?? IgnoreCaseByDefault)
-            options.IgnoreCase = true;
+    }
+
+    /// <summary>
+    /// The game the mount serves: this request's folders, and its serving options over the host's (<see cref="MountOptions.Serving"/>,
+    /// <see cref="ServingOptions.Choose"/>); letter case, asked nowhere, is the command's default.
+    /// </summary>
+    internal GameRequest Over(MountOptions settings)
+    {
+        var chosen = ServingOptions.Choose(Game.Serving, settings.Serving(), storingFromUnder: true);
+        return Game with
+        {
+            Game = Path.GetFullPath(Game.Game),
+            Mods = [.. Game.Mods.Select(Path.GetFullPath)],
+            Serving = chosen with { IgnoreCase = chosen.IgnoreCase ?? IgnoreCaseByDefault, Cache = chosen.Cache is { } cache ? Path.GetFullPath(cache) : null },
+            LanguageBy = Game.Serving.Language is null ? MountOptions.LanguageSetting : Game.LanguageBy,
+        };
     }
 }

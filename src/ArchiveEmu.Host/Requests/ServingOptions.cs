@@ -1,4 +1,6 @@
 using System.Text.Json.Serialization;
+using ArchiveEmu.Core.MergedCache;
+using ArchiveEmu.Core.MergedCache.Policy;
 
 namespace ArchiveEmu.Host.Requests;
 
@@ -33,19 +35,26 @@ internal sealed record ServingOptions
     [JsonIgnore]
     public bool VerifyContent { get; init; }
 
+    /// <summary>The merge policy asked; auto when not asked (a word was checked where it was read).</summary>
+    internal MergePolicy Policy => PolicyWords.MergePolicyOf(Merge) ?? MergePolicy.Auto;
+
+    /// <summary>The codec asked for merged archives; auto when not asked.</summary>
+    internal CompressionChoice CompressionChoice => PolicyWords.CompressionOf(Compress) ?? CompressionChoice.Auto;
+
     /// <summary>
-    /// The one precedence table (docs/STEAM.md, "Profiles"): each option from <paramref name="commandLine"/>, else from
-    /// <paramref name="profile"/>, else not asked. <c>--no-cache</c> turns the profile's cache off. <c>build</c> keeps its own
-    /// merge and compress (<paramref name="storingFromProfile"/> false): a profile's are for <c>mount</c> and <c>run</c>.
+    /// The one precedence table (docs/STEAM.md, "Profiles"): each option from <paramref name="over"/>, else from
+    /// <paramref name="under"/>, else not asked. Two layers at a time: the command line over a profile, then (the mount) that
+    /// over the host's settings. <c>--no-cache</c> turns the cache below off, as the host's NoCache setting does. <c>build</c>
+    /// keeps its own merge and compress (<paramref name="storingFromUnder"/> false): a profile's are for <c>mount</c> and <c>run</c>.
     /// </summary>
-    public static ServingOptions Choose(ServingOptions commandLine, ServingOptions? profile, bool storingFromProfile) => new()
+    public static ServingOptions Choose(ServingOptions over, ServingOptions? under, bool storingFromUnder) => new()
     {
-        Merge = commandLine.Merge ?? (storingFromProfile ? profile?.Merge : null),
-        Compress = commandLine.Compress ?? (storingFromProfile ? profile?.Compress : null),
-        IgnoreCase = commandLine.IgnoreCase ?? profile?.IgnoreCase,
-        Language = commandLine.Language ?? profile?.Language,
-        Cache = commandLine.NoCache ? null : commandLine.Cache ?? profile?.Cache,
-        NoCache = commandLine.NoCache,
-        VerifyContent = commandLine.VerifyContent,
+        Merge = over.Merge ?? (storingFromUnder ? under?.Merge : null),
+        Compress = over.Compress ?? (storingFromUnder ? under?.Compress : null),
+        IgnoreCase = over.IgnoreCase ?? under?.IgnoreCase,
+        Language = over.Language ?? under?.Language,
+        Cache = over.NoCache ? null : over.Cache ?? under?.Cache,
+        NoCache = over.NoCache || under?.NoCache == true,
+        VerifyContent = over.VerifyContent || under?.VerifyContent == true,
     };
 }

@@ -133,7 +133,7 @@ public sealed class ReloadedSetupCommandTests
     {
         var error = new StringWriter();
 
-        var options = HostSettings.Request(false, _dir["mnt"], error, "--game", _p.Game, "--reloaded-dir", _p.ConfigFolder, "--mod", CliRun.Fixture("mods/fef-mod"));
+        var (options, _) = HostSettings.Request(false, _dir["mnt"], error, "--game", _p.Game, "--reloaded-dir", _p.ConfigFolder, "--mod", CliRun.Fixture("mods/fef-mod"));
 
         Assert.That(options.Mods, Is.EqualTo(new[] { _ui, _hd, Path.GetFullPath(CliRun.Fixture("mods/fef-mod")) }));
         Assert.That(error.ToString(), Does.Contain($"archiveemu: mod 1      UI Fix 1.0.3  {_ui}\n"));

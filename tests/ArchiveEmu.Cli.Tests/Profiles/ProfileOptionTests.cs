@@ -1,5 +1,6 @@
 using ArchiveEmu.Cli.Commands;
 using ArchiveEmu.Cli.Tests.Commands;
+using ArchiveEmu.Host;
 using ArchiveEmu.TestSupport;
 
 namespace ArchiveEmu.Cli.Tests.Profiles;
@@ -83,6 +84,35 @@ public sealed class ProfileOptionTests
             {
                 $"Game={Game}", "InPlace=true", $"Mods:0={Hd}", $"Mods:1={Ui}", "NoCache=true", "Merge=always", "Compression=none", "Language=fr (--language)",
             }));
+    }
+
+    /// <summary>
+    /// Issue 49: the host's own settings (appsettings.json, ARCHIVEEMU_ variables) are the layer under the command line and the
+    /// profile, option by option, and run's letter-case default the layer under them; --case-sensitive now beats a host's
+    /// IgnoreCase=true, which it could not when the request was written into the settings (only "true" was written).
+    /// </summary>
+    [Test]
+    public void TheHostsSettings_LieUnderTheCommandLineAndTheProfile_OptionByOption()
+    {
+        LinuxOnly.Require("the expected host arguments spell paths with /, which Windows spells with \\ (the mount is Linux-only)");
+        var settingsCache = _user["settings-cache"];
+        MountOptions Settings() => new() { Merge = "never", Compression = "lz4", IgnoreCase = true, Language = "ja", Cache = settingsCache };
+        string[] Over(MountOptions settings, bool run, params string[] args) => HostSettings.Of(HostSettings.Request(settings, run, null, TextWriter.Null, args));
+
+        Assert.That(Over(Settings(), false, "--game", Game, "--mod", Hd), Is.EqualTo(new[]
+        {
+            $"Game={Game}", "InPlace=true", $"Mods:0={Hd}", $"Cache={settingsCache}", "Merge=never", "Compression=lz4", "Language=ja (ArchiveEmu:Language)", "IgnoreCase=true",
+        }));
+        Save("--game", Game, "--mod", Hd, "--compress", "none", "--language", "de");
+        Assert.That(Over(Settings(), false, "--profile", "p", "--merge", "always", "--case-sensitive"), Is.EqualTo(new[]
+        {
+            $"Game={Game}", "InPlace=true", $"Mods:0={Hd}", $"Cache={settingsCache}", "Merge=always", "Compression=none", "Language=de (--language)",
+        }));
+        Assert.That(Over(Settings(), false, "--game", Game, "--mod", Hd, "--no-cache"), Does.Contain("NoCache=true").And.Not.Contain($"Cache={settingsCache}"));
+        Assert.That(Over(new MountOptions { IgnoreCase = false }, true, "--game", Game, "--mod", Hd), Does.Not.Contain("IgnoreCase=true"),
+            "a host setting saying false is under run's command line, which says nothing; run's default is only where no layer says");
+        Assert.That(Over(new MountOptions { NoCache = true }, false, "--game", Game, "--mod", Hd, "--cache", settingsCache), Does.Contain("NoCache=true"),
+            "the host's NoCache keeps the cache off, as it did when written into the settings");
     }
 
     [Test]

@@ -8,10 +8,14 @@ namespace ArchiveEmu.Cli.Doctor;
 /// </summary>
 internal static class FuseChecks
 {
-    public static IEnumerable<DoctorCheck> Run(DoctorMachine machine) => MountReadiness.Of(machine.Fuse).Select(c => c.Outcome switch
+    public static IEnumerable<DoctorCheck> Run(DoctorMachine machine) => MountReadiness.Of(machine.Fuse).Select(Shown);
+
+    /// <summary>One of the host's checks as doctor's line, outcome for outcome.</summary>
+    public static DoctorCheck Shown(ReadinessCheck c) => c.Outcome switch
     {
         ReadinessOutcome.Pass => DoctorCheck.Passed(c.Name, c.Detail, c.Blocking),
         ReadinessOutcome.Fail => new DoctorCheck(c.Name, Outcome.Fail, c.Blocking, c.Detail, c.Fix),
+        ReadinessOutcome.Warn => DoctorCheck.Warning(c.Name, c.Detail, c.Fix!),
         _ => DoctorCheck.Fact(c.Name, c.Detail),
-    });
+    };
 }

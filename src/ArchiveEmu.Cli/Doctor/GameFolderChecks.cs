@@ -5,7 +5,7 @@ namespace ArchiveEmu.Cli.Doctor;
 /// <summary>The game folder: nothing mounted on it already (and if something is, whose), and every folder and file of it readable.</summary>
 internal static class GameFolderChecks
 {
-    public const string Mounted = "game folder not mounted", Readable = "game folder readable";
+    public const string Mounted = MountPlace.GameFolderCheck, Readable = "game folder readable";
 
     public static IEnumerable<DoctorCheck> Run(string game)
     {
@@ -26,22 +26,8 @@ internal static class GameFolderChecks
     internal static DoctorCheck? Missing(string game) => Directory.Exists(game) ? null
         : DoctorCheck.Failed(Readable, $"{Path.GetFullPath(game)}: not found, or not a folder", "give the game's folder (the one holding its .exe) with --game");
 
-    /// <summary>What /proc/self/mountinfo says is at the game folder (<see cref="MountPointState"/>, as the host asks), and who serves it.</summary>
-    internal static DoctorCheck NotMounted(string full)
-    {
-        if (MountPointState.Find(full) is not { } entry)
-            return DoctorCheck.Passed(Mounted, $"{full}: nothing is mounted on it");
-        if (!entry.IsArchiveEmu)
-            return DoctorCheck.Failed(Mounted, $"{full}: something else is mounted on it ({entry})",
-                $"unmount it yourself (fusermount3 -u {full}, or umount as root) before ArchiveEmu mounts here");
-        if (MountPointState.IsDead(full))
-            return DoctorCheck.Warning(Mounted, $"{full}: a dead ArchiveEmu mount is left there (its host ended without unmounting; every read of the folder fails)",
-                $"archiveemu unmount {full} (mount and run also clear it before they start)");
-        // The host's own way of naming the process that serves a mount (a second run says the same).
-        var who = MountServer.Find(full) is { } server ? $"by ArchiveEmu, {server}" : "by an ArchiveEmu process this user cannot see";
-        return DoctorCheck.Failed(Mounted, $"{full}: already served with mods {who}",
-            "the game is already modded by that process: start the game through it, or end it (once the game is closed) before another mount");
-    }
+    /// <summary>What is mounted at the game folder, the host's own check before it mounts in place (<see cref="MountPlace"/>).</summary>
+    internal static DoctorCheck NotMounted(string full) => FuseChecks.Shown(MountPlace.At(full).Check(inPlace: true));
 
     /// <summary>Every folder lists and every file opens for reading, as this user: the host reads them all, under this user's rights.</summary>
     internal static DoctorCheck ReadableAll(string full)

@@ -22,17 +22,17 @@ internal static class MountPointState
 
     private static string? Prepare(string mountPoint, Action<string> cleaned, bool inPlace)
     {
-        Span<byte> stat = stackalloc byte[256];
-        int error = LibC.Stat(mountPoint, stat);
-        // The kernel may answer stat from its attribute cache for a few seconds after the server died; opendir must ask.
-        if (error == LibC.ENOTCONN || (error == 0 && IsMounted(mountPoint) && LibC.ProbeDirectory(mountPoint) == LibC.ENOTCONN))
+        var place = MountPlace.At(mountPoint);
+        if (place.IsDeadArchiveEmu)
         {
-            if (Find(mountPoint) is { } dead && !dead.IsArchiveEmu)
-                return $"{mountPoint}: a dead mount that is not ArchiveEmu's is there ({dead}); unmount it yourself (fusermount3 -u -z {mountPoint})";
             DetachLazily(mountPoint);
             cleaned($"{mountPoint}: found a dead FUSE mount of ArchiveEmu's (transport endpoint not connected, left by a crashed host); unmounted it");
-            error = LibC.Stat(mountPoint, stat);
+            place = MountPlace.At(mountPoint);
         }
+        if (place.Dead && place.Check(inPlace) is { Stops: true } deadOther) // one of ours not cleared: the stat below says why
+            return deadOther.Line;
+        Span<byte> stat = stackalloc byte[256];
+        int error = LibC.Stat(mountPoint, stat);
         string what = inPlace ? "game folder" : "mount point";
         if (error == LibC.ENOENT)
             return inPlace ? $"{mountPoint}: game folder not found" : $"{mountPoint}: mount point not found (create an empty folder there first)";
@@ -40,25 +40,11 @@ internal static class MountPointState
             return $"{mountPoint}: cannot use it as a {what} ({new System.ComponentModel.Win32Exception(error).Message})";
         if (!StatFields.IsDirectory(stat))
             return $"{mountPoint}: {what} is not a folder";
-        if (Find(mountPoint) is { } mounted)
-            return AlreadyMounted(mountPoint, mounted, inPlace);
+        if (place.Check(inPlace) is { Stops: true } mounted)
+            return mounted.Line;
         if (!inPlace && Directory.EnumerateFileSystemEntries(mountPoint).Any())
             return $"{mountPoint}: mount point is not empty; mount on an empty folder so nothing is hidden";
         return null;
-    }
-
-    /// <summary>
-    /// A live mount is there. Never advise unmounting a live ArchiveEmu one: a game may be running on it (a second launch
-    /// from Steam while the first plays); say which process serves it and since when.
-    /// </summary>
-    private static string AlreadyMounted(string folder, MountEntry mounted, bool inPlace)
-    {
-        if (!mounted.IsArchiveEmu)
-            return $"{folder}: something is already mounted there (busy; {mounted}), not by ArchiveEmu; unmount it yourself if it should not be there";
-        var server = MountServer.Find(Path.TrimEndingDirectorySeparator(Path.GetFullPath(folder)))?.ToString() ?? "its process is not one this user can see";
-        return inPlace
-            ? $"{folder}: the game is already served by a running ArchiveEmu ({server}); leave it serving: it ends with that process (a run, when its game exits), then launch again"
-            : $"{folder}: already mounted there (busy) by a running ArchiveEmu ({server}); mount at another empty folder, or use that mount";
     }
 
     /// <summary>One line of /proc/self/mountinfo: the file system type and source of the mount at a folder.</summary>

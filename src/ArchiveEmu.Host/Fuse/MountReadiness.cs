@@ -78,7 +78,7 @@ internal static partial class MountReadiness
     private static partial Regex ReleasePattern();
 }
 
-/// <summary>One line of <see cref="MountReadiness"/>: passed, failed (stopping a mount when <see cref="Blocking"/>), or a fact to know.</summary>
+/// <summary>One line of <see cref="MountReadiness"/> or <see cref="MountPlace"/>: passed, failed (stopping a mount when <see cref="Blocking"/>), a warning, or a fact to know.</summary>
 internal sealed record ReadinessCheck(string Name, ReadinessOutcome Outcome, bool Blocking, string Detail, string? Fix)
 {
     /// <summary>Whether this check stops a mount.</summary>
@@ -91,10 +91,13 @@ internal sealed record ReadinessCheck(string Name, ReadinessOutcome Outcome, boo
 
     public static ReadinessCheck Failed(string name, string detail, string? fix) => new(name, ReadinessOutcome.Fail, true, detail, fix);
 
+    /// <summary>Something to mend that does not stop a mount (the host deals with it: a dead mount of its own, cleared).</summary>
+    public static ReadinessCheck Warning(string name, string detail, string fix) => new(name, ReadinessOutcome.Warn, false, detail, fix);
+
     public static ReadinessCheck Fact(string name, string detail) => new(name, ReadinessOutcome.Fact, false, detail, null);
 }
 
-internal enum ReadinessOutcome { Pass, Fail, Fact }
+internal enum ReadinessOutcome { Pass, Fail, Warn, Fact }
 
 /// <summary>
 /// The facts about this machine the mount's readiness is read from, in one place so a test can point them elsewhere (a

@@ -76,11 +76,11 @@ public sealed class DoctorMountedGameTests
         var live = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--game", Game, "--no-cache");
         Assert.That(live.ExitCode, Is.EqualTo(1), live.ToString());
         var line = DoctorRun.Line(live, "game folder not mounted");
-        Assert.That(line, Does.StartWith($"FAIL game folder not mounted  {Game}: already served with mods by ArchiveEmu, process {host.Id} (")
-            .And.Contain("archiveemu.dll mount --game ").And.Match(@"\), since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$"));
+        Assert.That(line, Does.StartWith($"FAIL game folder not mounted  {Game}: the game is already served by a running ArchiveEmu (process {host.Id} (")
+            .And.Contain("archiveemu.dll mount --game ").And.Match(@"\), since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)$"));
         var fix = DoctorRun.FixOf(live, "game folder not mounted");
-        Assert.That(fix, Is.EqualTo("     fix:                     the game is already modded by that process: start the game through it, "
-            + "or end it (once the game is closed) before another mount"));
+        Assert.That(fix, Is.EqualTo("     fix:                     leave it serving: it ends with that process (a run, when its game exits), then launch again"),
+            "the host's own line before it mounts in place (MountPlace), word for word");
         Assert.That(live.Out, Does.Not.Contain("unmount"));
         Assert.That(DoctorRun.Line(live, "game folder readable"), Is.EqualTo($"info game folder readable     {Game}: not walked, since something is mounted on it"));
 
@@ -102,7 +102,7 @@ public sealed class DoctorMountedGameTests
         var linked = Path.Combine(_dir["steam"], "game");
         var host = StartInPlaceMount(Game);
         var live = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--game", linked, "--no-cache");
-        Assert.That(DoctorRun.Line(live, "game folder not mounted"), Does.StartWith($"FAIL game folder not mounted  {linked}: already served with mods by ArchiveEmu, process {host.Id} ("), live.ToString());
+        Assert.That(DoctorRun.Line(live, "game folder not mounted"), Does.StartWith($"FAIL game folder not mounted  {linked}: the game is already served by a running ArchiveEmu (process {host.Id} ("), live.ToString());
 
         host.Kill();
         host.WaitForExit();
@@ -123,9 +123,11 @@ public sealed class DoctorMountedGameTests
         var mount = ExternalTool.Run("mount", "-t", "tmpfs", "-o", "size=1m", "doctor-test", Game);
         Assert.That(mount.ExitCode, Is.Zero, mount.ToString());
         CliResult result;
+        string? hostRefusal;
         try
         {
             result = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--game", Game, "--no-cache");
+            hostRefusal = Host.Fuse.MountPointState.PrepareInPlace(Game, _ => { }); // the host's check before it mounts in place
         }
         finally
         {
@@ -134,5 +136,8 @@ public sealed class DoctorMountedGameTests
         Assert.That(result.ExitCode, Is.EqualTo(1));
         Assert.That(DoctorRun.Line(result, "game folder not mounted"),
             Is.EqualTo($"FAIL game folder not mounted  {Game}: something else is mounted on it (type tmpfs, source doctor-test)"));
+        // Issue 49: one check for both (MountPlace), so they cannot disagree; the host said "something is already mounted there".
+        Assert.That(hostRefusal, Is.EqualTo($"{Game}: something else is mounted on it (type tmpfs, source doctor-test); "
+            + $"unmount it yourself (fusermount3 -u {Game}, or umount as root) before ArchiveEmu mounts here"));
     }
 }

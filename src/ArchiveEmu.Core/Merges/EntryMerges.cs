@@ -9,6 +9,7 @@ internal static class EntryMerges
     [
         // MERGE-REGISTRATIONS
         Tables.PersonaTableMerges.Instance,
+        Metaphor.MetaphorTableMerges.Instance,
     ];
 
     /// <summary>

@@ -14,9 +14,11 @@ internal sealed class CriFsRoutes(GameCpks cpks)
 {
     /// <summary>
     /// The mod folders the hook probes, in its order (CriFs.V2.Hook <c>ReloadedBindBuilderCreator</c>: <c>CRIFsV2Hook/CPK</c>, then the
-    /// legacy <c>P5REssentials/CPK</c> Persona Essentials documents); it binds the last file a path gets, so within one mod the later wins.
+    /// legacy <c>P5REssentials/CPK</c> Persona Essentials documents, then those mods add through its API: Metaphor Essentials'
+    /// <c>MFEssentials/CPK</c>, <c>AddProbingPath</c> in its <c>Mod.cs</c>); it binds the last file a path gets, so within one mod the
+    /// later wins. Every game reads all three: the hook probes its two everywhere, and only Metaphor mods hold the third.
     /// </summary>
-    public static readonly string[] ProbingOrder = ["CRIFsV2Hook", "P5REssentials"];
+    public static readonly string[] ProbingOrder = ["CRIFsV2Hook", "P5REssentials", "MFEssentials"];
 
     // Every folder of one probing path is as specific as another (two of one mod giving one entry are ambiguous); a later probing
     // path is more specific; all are less than Redirector/.

@@ -69,7 +69,7 @@ internal sealed class InGameCode
         }
         if (scripts.Count == 0)
             return new InGameCode([]);
-        var candidates = new[] { layout.P5REssentials, layout.CriFsV2Hook, fEmulator }.OfType<string>()
+        var candidates = CriFsRoutes.ProbingOrder.Select(layout.Layout).Append(fEmulator).OfType<string>()
             .SelectMany(folder => GamePaths.FilesInside(modRoot, folder));
         return new InGameCode(candidates.Where(file => scripts.Any(s => Path.GetExtension(file).Equals(s.Target, StringComparison.OrdinalIgnoreCase)
             && Meets(InLayout(Relative(modRoot, Path.ChangeExtension(file, Path.GetExtension(s.Route)))), s.Route))));

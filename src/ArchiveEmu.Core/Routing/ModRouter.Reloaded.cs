@@ -119,7 +119,7 @@ internal sealed partial class ModRouter
         private IReadOnlyList<string> AppliedFiles(ReloadedModLayout layout, InGameCode code)
         {
             var files = new List<string>();
-            foreach (var folder in new[] { layout.Redirector, layout.AfsRedirector, layout.CriFsV2Hook, layout.P5REssentials }.OfType<string>())
+            foreach (var folder in new[] { layout.Redirector, layout.AfsRedirector }.Concat(CriFsRoutes.ProbingOrder.Select(layout.Layout)).OfType<string>())
                 files.AddRange(GamePaths.FilesInside(_modRoot, folder));
             foreach (var (path, isFolder) in layout.FEmulatorEntries)
             {

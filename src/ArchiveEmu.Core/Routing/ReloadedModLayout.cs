@@ -2,7 +2,7 @@ namespace ArchiveEmu.Core.Routing;
 
 /// <summary>
 /// What a mod folder's root holds in Reloaded-II's terms (docs/DESIGN.md, "Reloaded-II and FEF mods"): the folders its mods
-/// read (<c>Redirector/</c>, <c>FEmulator/</c>, <c>AfsRedirector/</c>, <c>CRIFsV2Hook/</c>, <c>P5REssentials/</c>), the folders only code
+/// read (<c>Redirector/</c>, <c>FEmulator/</c>, <c>AfsRedirector/</c>, <c>CRIFsV2Hook/</c>, <c>P5REssentials/</c>, <c>MFEssentials/</c>), the folders only code
 /// inside the game reads (<see cref="InGameCode"/>), the mod's own metadata (never a game file), and the rest. A root holding
 /// <c>ModConfig.json</c> or any folder its mods read is a Reloaded-II mod: only those folders give game files, as in Reloaded-II.
 /// Names compare ignoring letter case, as on Windows.
@@ -10,7 +10,7 @@ namespace ArchiveEmu.Core.Routing;
 internal sealed class ReloadedModLayout
 {
     /// <summary>The root folders ArchiveEmu reads files from, as their projects spell them.</summary>
-    public static readonly string[] FileLayouts = ["Redirector", "FEmulator", "AfsRedirector", "CRIFsV2Hook", "P5REssentials"];
+    public static readonly string[] FileLayouts = ["Redirector", "FEmulator", "AfsRedirector", "CRIFsV2Hook", "P5REssentials", "MFEssentials"];
 
     // Reloaded-II, source/Reloaded.Mod.Loader.IO/Config/ModConfig.cs: the icon's usual name (IconFileName) and the update
     // metadata's default name (ReleaseMetadataFileName), the mod's metadata even when ModConfig.json does not name them.

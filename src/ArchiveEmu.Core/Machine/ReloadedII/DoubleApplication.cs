@@ -15,6 +15,7 @@ internal static class DoubleApplication
         ("FEmulator", ["reloaded.universal.fileemulationframework"]),
         ("AfsRedirector", ["reloaded.universal.fileemulationframework.afs", "reloaded.universal.afsredirector"]),
         ("P5REssentials", ["p5rpc.modloader"]),
+        ("MFEssentials", ["mrfpc.modloader"]),
         ("CRIFsV2Hook", ["crifs.v2.hook"]),
         ("Redirector", ["reloaded.universal.redirector"]),
     ];

@@ -48,6 +48,9 @@ internal sealed record MergeableTable(string Path, TableShape Shape, IReadOnlyLi
     /// <summary>How many segments the container holds (Essentials reads exactly this many).</summary>
     public int SegmentCount => Shape == TableShape.NameTable ? NameTableSegments : Segments.Count;
 
+    /// <summary>A table with no container, one run of fields of <paramref name="width"/> bytes (Persona.Merger.Common's <c>GeneratePatchGeneric</c>).</summary>
+    public static MergeableTable Flat(string path, int width) => new(path, TableShape.Flat, [FieldLayout.OfWidth(width)]);
+
     /// <summary>NAME.TBL's 19 pairs of an offset segment and a string segment (Essentials' P5RTblSegmentFinder).</summary>
     public const int NameTableSegments = 38;
 }

@@ -19,19 +19,7 @@ internal static class PersonaGames
     ];
 
     /// <summary>The game whose executable sits in <paramref name="gameFolder"/> (name compared ignoring case), or null.</summary>
-    public static PersonaGame? Detect(string gameFolder)
-    {
-        if (!Directory.Exists(gameFolder))
-            return null;
-        foreach (var file in Directory.EnumerateFiles(gameFolder, "*.exe", new EnumerationOptions { MatchCasing = MatchCasing.CaseInsensitive }))
-        {
-            var name = Path.GetFileName(file);
-            foreach (var (exe, game) in Executables)
-            {
-                if (string.Equals(name, exe, StringComparison.OrdinalIgnoreCase))
-                    return game;
-            }
-        }
-        return null;
-    }
+    public static PersonaGame? Detect(string gameFolder) =>
+        GameExecutables.FindAmong(gameFolder, Executables.Select(e => e.Exe).ToArray()) is { } exe
+            ? Executables.First(e => e.Exe.Equals(exe, StringComparison.OrdinalIgnoreCase)).Game : null;
 }

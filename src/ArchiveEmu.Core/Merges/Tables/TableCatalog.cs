@@ -11,7 +11,7 @@ internal static class TableCatalog
     private static FieldLayout L(string widths) => FieldLayout.Parse(widths);
 
     private static MergeableTable Tbl(string path, params FieldLayout[] segments) => new(path, TableShape.Segmented, segments);
-    private static MergeableTable Flat(string path, int width) => new(path, TableShape.Flat, [FieldLayout.OfWidth(width)]);
+    private static MergeableTable Flat(string path, int width) => MergeableTable.Flat(path, width);
 
     // P4G and P3P: containers with little-endian lengths inside init_free.bin; null marks a segment Essentials merges no field of.
     private static MergeableTable LeTbl(string path, params FieldLayout?[] segments) => new(path, TableShape.Segmented, segments) { LittleEndian = true };
@@ -105,11 +105,14 @@ internal static class TableCatalog
     /// The table whose segment the file at <paramref name="entryPath"/> replaces whole (a companion beside it in the same
     /// folder, <see cref="MergeableTable.Companions"/>), and the companion's name as the catalogue spells it; or null.
     /// </summary>
-    public static (MergeableTable Table, string Companion)? CompanionAt(PersonaGame game, string entryPath)
+    public static (MergeableTable Table, string Companion)? CompanionAt(PersonaGame game, string entryPath) => CompanionAt(For(game), entryPath);
+
+    /// <summary>As <see cref="CompanionAt(PersonaGame, string)"/>, among <paramref name="tables"/>.</summary>
+    public static (MergeableTable Table, string Companion)? CompanionAt(IReadOnlyList<MergeableTable> tables, string entryPath)
     {
         var path = entryPath.Replace('\\', '/').TrimStart('/');
         int slash = path.LastIndexOf('/');
-        foreach (var table in For(game))
+        foreach (var table in tables)
         {
             int tableSlash = table.Path.LastIndexOf('/');
             if (tableSlash != slash || !string.Equals(table.Path[..(tableSlash + 1)], path[..(slash + 1)], StringComparison.OrdinalIgnoreCase))
@@ -128,10 +131,13 @@ internal static class TableCatalog
     /// for P4G and P3P: <c>init_free.bin/battle/UNIT.TBL</c>; '/' or '\' separated, compared ignoring case), or null
     /// when <paramref name="game"/> merges no table there.
     /// </summary>
-    public static MergeableTable? Find(PersonaGame game, string entryPath)
+    public static MergeableTable? Find(PersonaGame game, string entryPath) => Find(For(game), entryPath);
+
+    /// <summary>As <see cref="Find(PersonaGame, string)"/>, among <paramref name="tables"/>.</summary>
+    public static MergeableTable? Find(IReadOnlyList<MergeableTable> tables, string entryPath)
     {
         var path = entryPath.Replace('\\', '/').TrimStart('/');
-        foreach (var table in For(game))
+        foreach (var table in tables)
         {
             if (string.Equals(table.Path, path, StringComparison.OrdinalIgnoreCase))
                 return table;

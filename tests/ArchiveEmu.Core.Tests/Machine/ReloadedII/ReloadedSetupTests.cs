@@ -47,6 +47,22 @@ public sealed class ReloadedSetupTests
         Assert.That(setup.ModFolders, Is.EqualTo(new[] { "base", "hd-textures", "Group/ui-fix", "needs-missing" }.Select(f => Path.Combine(_p.Mods, f))));
     }
 
+    /// <summary>Issue 50: Metaphor's app (AppLocation ...\METAPHOR.exe, written in another letter case) is found by its location, as P5R's is.</summary>
+    [TestCase(@"steamapps/common/metaphor/Metaphor.EXE")]
+    [TestCase(@"steamapps/common/METAPHOR/METAPHOR.exe")]
+    public void Read_MetaphorsApp_IsFoundByItsLocationInAnyLetterCase(string location)
+    {
+        var metaphor = new FakeProtonPrefix(_dir["metaphor"], "METAPHOR");
+        metaphor.App("metaphor.exe", FakeProtonPrefix.OnZ(Path.Combine(metaphor.Library, location)), "mf.tables");
+        var mod = metaphor.Mod("mf-tables", "mf.tables", "MF Tables", "1.0.0", ["mrfpc.modloader"], supportedAppIds: ["metaphor.exe"]);
+        FakeProtonPrefix.WriteFile(mod, "MFEssentials/CPK/Tables/COMMON/battle/table/Skill.tbl", [1, 2, 3, 4]);
+
+        var setup = ReloadedSetup.Read(metaphor.Game, new ReloadedLocation(metaphor.ConfigFolder, metaphor.Prefix, "--reloaded-dir"));
+
+        Assert.That(setup.App.MappedLocation, Is.EqualTo(Path.Combine(metaphor.Game, "METAPHOR.exe")));
+        Assert.That(setup.ModFolders, Is.EqualTo(new[] { mod }));
+    }
+
     [Test]
     public void ReportLines_NameEveryModTakenAndSkippedWithItsReason()
     {
@@ -64,7 +80,7 @@ public sealed class ReloadedSetupTests
             $"mod 4      Needs Missing 1.0.0  {Mod("needs-missing")}",
             $"skipped    gone: enabled but not installed (no ModConfig.json with this ModId under {_p.Mods})",
             $"skipped    Some Framework 1.2.0 ({Mod("framework")}): code only (Framework.dll): it needs Reloaded-II inside the game; no folder ArchiveEmu serves",
-            $"skipped    Plain 1.0.0 ({Mod("plain")}): no file ArchiveEmu can serve (no Redirector/, FEmulator/, AfsRedirector/, CRIFsV2Hook/, P5REssentials/ folder)",
+            $"skipped    Plain 1.0.0 ({Mod("plain")}): no file ArchiveEmu can serve (no Redirector/, FEmulator/, AfsRedirector/, CRIFsV2Hook/, P5REssentials/, MFEssentials/ folder)",
             $"skipped    Turned Off 3.0.0 ({Mod("off")}): disabled in Reloaded-II",
             "reloaded   1 installed mod for other apps not listed",
         }));

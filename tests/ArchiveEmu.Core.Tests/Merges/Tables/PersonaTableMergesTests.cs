@@ -22,9 +22,10 @@ public sealed class PersonaTableMergesTests
     }
 
     [Test]
-    public void AFolderWithNoPersonaExecutable_HasNoMerges()
+    public void AFolderWithNoPersonaExecutable_HasNoPersonaMerges()
     {
-        Assert.That(GameWith("METAPHOR.exe"), Is.Null);
+        Assert.That(GameWith("Sonic.exe"), Is.Null);
+        Assert.That(GameWith("METAPHOR.exe")!.Claim("BATTLE/TABLE/UNIT.TBL"), Is.Null, "Metaphor's merges (issue 50) claim no P5R table");
     }
 
     [Test]

@@ -18,6 +18,10 @@ internal sealed class InGameCode
         ["ryo"] = "Ryo Framework audio and movies, applied by its code inside the game",
         // P3R.CostumeFramework reads <mod>/costumes (Mod.cs: Path.Join(modDir, "costumes", "overrides.yaml")).
         ["costumes"] = "Costume Framework costumes, applied by its code inside the game",
+        // p5rpc.evt.fadeouttablemerge (Mod.cs) reads <mod>/evt/evtFadeoutData.txt and builds the fade-out table in the game's
+        // memory (hooking GetEvtFadeoutID); it merges no file, so nothing here is a game file (issue 50).
+        ["evt"] = "event fade-out entries (evtFadeoutData.txt) that Event Fadeout Table Merging (p5rpc.evt.fadeouttablemerge) applies "
+            + "with its code inside the game; a mod's EVENT/EVTFADEOUTTABLE.BIN is merged field by field",
     };
 
     /// <summary>FEmulator's folders read by emulators that compile scripts in the game: the folder, the game file type, the script extensions.</summary>

@@ -171,6 +171,7 @@ public sealed class ReloadedModLayoutTests
         _dir.Write("mod/bgme/battle.pme", [1]);
         _dir.Write("mod/ryo/P5R/bgm/1.hca", [2]);
         _dir.Write("mod/costumes/Joker/costume.yaml", [3]);
+        _dir.Write("mod/evt/evtFadeoutData.txt", "// major | minor | fade\n300 | 12 | 2\n"u8.ToArray());
 
         var plan = Resolve("mod");
         Assert.That(plan.Archives, Is.Empty);
@@ -180,6 +181,8 @@ public sealed class ReloadedModLayoutTests
         {
             "mod: 1 file(s) in bgme/ not applied: BGME music scripts, applied by BGME Framework's code inside the game (battle.pme)",
             "mod: 1 file(s) in costumes/ not applied: Costume Framework costumes, applied by its code inside the game (Joker/costume.yaml)",
+            "mod: 1 file(s) in evt/ not applied: event fade-out entries (evtFadeoutData.txt) that Event Fadeout Table Merging "
+                + "(p5rpc.evt.fadeouttablemerge) applies with its code inside the game; a mod's EVENT/EVTFADEOUTTABLE.BIN is merged field by field (evtFadeoutData.txt)",
             "mod: 1 file(s) in ryo/ not applied: Ryo Framework audio and movies, applied by its code inside the game (P5R/bgm/1.hca)",
         }));
         Assert.That(plan.Warnings.Single(), Does.Contain("none of its files is applied"));

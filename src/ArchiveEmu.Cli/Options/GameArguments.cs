@@ -126,7 +126,7 @@ internal sealed class GameArguments
         var odd = new List<string>();
         var mods = ModFolders.Distinct([.. reloaded?.ModFolders ?? [], .. given], odd);
         odd.ForEach(warn);
-        return new GameRequest(game, mods, ServingOf(parse)) { Reloaded = reloaded };
+        return new GameRequest(game, mods, ServingOf(parse)) { Reloaded = reloaded, OtherLoadedMods = reloaded?.OtherLoadedFolders ?? [] };
     }
 
     /// <summary>How the command line asks the game to be served, its options over the profile's.</summary>

@@ -10,12 +10,13 @@ internal static class EntryMerges
         // MERGE-REGISTRATIONS
         Tables.PersonaTableMerges.Instance,
         Metaphor.MetaphorTableMerges.Instance,
+        Bustup.BustupParamMerges.Instance,
     ];
 
     /// <summary>
-    /// The merges of the game installed in <paramref name="gameFolder"/> that look into its archives of <paramref name="format"/>,
-    /// in registration order (the first to claim an entry merges it); the folder is looked at only when one may.
+    /// The merges of <paramref name="context"/>'s game that look into its archives of <paramref name="format"/>, in registration
+    /// order (the first to claim an entry merges it); the game folder is looked at only when one may.
     /// </summary>
-    public static IReadOnlyList<IGameMerges> For(string gameFolder, IArchiveFormat format) =>
-        All.Where(m => m.MergesInside(format)).Select(m => m.For(gameFolder)).OfType<IGameMerges>().ToArray();
+    public static IReadOnlyList<IGameMerges> For(MergeContext context, IArchiveFormat format) =>
+        All.Where(m => m.MergesInside(format)).Select(m => m.For(context)).OfType<IGameMerges>().ToArray();
 }

@@ -15,9 +15,22 @@ internal interface IEntryMerge
     /// </summary>
     bool MergesInside(IArchiveFormat format);
 
-    /// <summary>This merge's rules for the game installed in <paramref name="gameFolder"/>, or null when it merges nothing there.</summary>
-    IGameMerges? For(string gameFolder);
+    /// <summary>This merge's rules for the game and mods of <paramref name="context"/>, or null when it merges nothing there.</summary>
+    IGameMerges? For(MergeContext context);
 }
+
+/// <summary>
+/// What a merge is asked for: the game folder (to tell the game) and every mod loaded with it in load order, those ArchiveEmu
+/// serves files of and those it does not (code only: frameworks such as a merging mod), each by its ModId when it has one.
+/// </summary>
+internal sealed record MergeContext(string GameFolder, IReadOnlyList<LoadedMod> Mods)
+{
+    /// <summary>The loaded mod whose ModId is <paramref name="id"/> (letter case aside, as Reloaded-II compares ids), or null.</summary>
+    public LoadedMod? Loaded(string id) => Mods.LastOrDefault(m => string.Equals(m.Id, id, StringComparison.OrdinalIgnoreCase));
+}
+
+/// <summary>A loaded mod: its ModId (null without a readable ModConfig.json), its folder, and whether ArchiveEmu serves its files.</summary>
+internal sealed record LoadedMod(string? Id, string Folder, bool Served);
 
 /// <summary>One game's entry merges: the entries they claim and how each is merged.</summary>
 internal interface IGameMerges
@@ -27,6 +40,13 @@ internal interface IGameMerges
     /// the archives stored in it: <c>init_free.bin/battle/UNIT.TBL</c>; compared ignoring letter case), or null when nothing is.
     /// </summary>
     MergeClaim? Claim(string entryPath);
+
+    /// <summary>
+    /// The entry a mod's file named <paramref name="fileName"/> is merged into wherever it lies under a CRI probing folder
+    /// (<c>CRIFsV2Hook/CPK</c>, …), or null: a merging mod that finds its inputs by name (P5R's bust-up parameters) rather than
+    /// by their path in the game. Such a file is also bound at its own path, as CRI FileSystem V2 Hook binds it.
+    /// </summary>
+    MergeClaim? ClaimByName(string fileName);
 
     /// <summary>
     /// Merges <paramref name="request"/>'s mod files over an original it chooses among the request's candidates: the input to serve

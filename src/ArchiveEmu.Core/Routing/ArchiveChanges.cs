@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Merges;
 
 namespace ArchiveEmu.Core.Routing;
 
@@ -17,10 +18,12 @@ internal sealed class ArchiveChanges
     private readonly List<string> _mods = []; // every mod with a file in it, for a nested entry's origin
     private string? _mod;
     private EntryMergeNotes? _merges; // the entries mods give in it that a registered merge claims (docs/TABLES.md)
+    private readonly RouteMerges _routeMerges;
 
-    public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, DecodedEntries decoded, ArchiveSource? slice = null)
+    public ArchiveChanges(string relativePath, string gamePath, IArchiveFormat format, DecodedEntries decoded, RouteMerges merges, ArchiveSource? slice = null)
     {
         _decoded = decoded;
+        _routeMerges = merges;
         RelativePath = relativePath;
         GamePath = gamePath;
         Format = format;
@@ -28,7 +31,7 @@ internal sealed class ArchiveChanges
         _changes = new OrderedChanges<EntryKey, Change>(new EntryKeyComparer(format.NameComparer));
         _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(new EntryKeyComparer(format.NameComparer));
         _inside = new ArchiveInside(relativePath, gamePath, format, slice, decoded, () => Addressing);
-        _merges = EntryMergeNotes.ForGameArchive(gamePath, relativePath, format, slice, _changes.Comparer);
+        _merges = EntryMergeNotes.ForGameArchive(gamePath, relativePath, format, slice, _changes.Comparer, merges);
     }
 
     private EntryAddressing? _addressing;
@@ -37,6 +40,7 @@ internal sealed class ArchiveChanges
     private ArchiveChanges(ArchiveChanges walked)
     {
         (_decoded, RelativePath, GamePath, Format, Slice) = (walked._decoded, walked.RelativePath, walked.GamePath, walked.Format, walked.Slice);
+        _routeMerges = walked._routeMerges;
         _changes = walked._changes.Copy();
         _fromThisMod = new Dictionary<EntryKey, (string, int, bool)>(walked._fromThisMod.Comparer);
         _inside = walked._inside;
@@ -72,6 +76,12 @@ internal sealed class ArchiveChanges
         foreach (var file in GamePaths.FilesInside(modRoot, archiveFolder))
             AddPath(modRoot, modName, Path.GetRelativePath(archiveFolder, file).Replace(Path.DirectorySeparatorChar, '/'), file, rule, int.MaxValue);
     }
+
+    /// <summary>
+    /// Notes <paramref name="file"/> as <paramref name="modName"/>'s input for the merged entry at <paramref name="path"/> (a file a merge
+    /// found by its name elsewhere: <see cref="IGameMerges.ClaimByName"/>), changing no entry by itself.
+    /// </summary>
+    public void NoteForMerge(string path, string modName, string file) => _merges?.Note(EntryKey.ByName(path), modName, file);
 
     /// <summary>
     /// Adds one mod file at <paramref name="relative"/> below this archive's folder: an entry of it, named by
@@ -155,7 +165,7 @@ internal sealed class ArchiveChanges
         _fromThisMod.TryAdd(through.Key, (file, specificity, true));
         if (_changes.TryGetValue(through.Key, out var current) && current.Nested is { } inner)
             return inner; // more changes inside the same archive: not a conflict at this level
-        inner = new ArchiveChanges($"{RelativePath}/{through.Folder}", GamePath, through.Format, _decoded, through.Source);
+        inner = new ArchiveChanges($"{RelativePath}/{through.Folder}", GamePath, through.Format, _decoded, _routeMerges, through.Source);
         inner._merges = _merges?.Inside(through.Folder, inner._changes.Comparer);
         _changes.Set(through.Key, new Change(through.Key, null, inner), modName, rule);
         return inner;

@@ -1,4 +1,5 @@
 using ArchiveEmu.Core.Formats;
+using ArchiveEmu.Core.Merges;
 
 namespace ArchiveEmu.Core.Routing;
 
@@ -10,7 +11,9 @@ namespace ArchiveEmu.Core.Routing;
 /// warning. The hook has no deletion. The game's CPKs are listed and their indexes read once per
 /// <see cref="ModRouter.WalkMods"/> (<see cref="GameCpks"/>), and only when a mod has such a folder.
 /// </summary>
-internal sealed class CriFsRoutes(GameCpks cpks)
+/// <param name="cpks">The game's CPKs.</param>
+/// <param name="claimByName">The entry a file of that name is merged into wherever it lies (<see cref="RouteMerges.ClaimByName"/>), or null.</param>
+internal sealed class CriFsRoutes(GameCpks cpks, Func<string, MergeClaim?> claimByName)
 {
     /// <summary>
     /// The mod folders the hook probes, in its order (CriFs.V2.Hook <c>ReloadedBindBuilderCreator</c>: <c>CRIFsV2Hook/CPK</c>, then the
@@ -55,10 +58,11 @@ internal sealed class CriFsRoutes(GameCpks cpks)
             foreach (var file in GamePaths.FilesInside(modRoot, folder).Where(applies))
             {
                 string inner = Path.GetRelativePath(folder, file).Replace(Path.DirectorySeparatorChar, '/');
+                bool mergedByName = NoteByName(modName, inner, file, archiveAt);
                 var targets = cpks.All.Where(c => c.Holds(inner)).ToList();
                 if (targets.Count == 0)
                     targets = cpks.All.Where(c => c.NamedAs(name)).ToList();
-                if (targets.Count == 0)
+                if (targets.Count == 0 && !mergedByName)
                     unplaced.Add(inner);
                 // The hook binds the file by its path, with no deletion: x.del is a file named so, as in FEF's naming.
                 foreach (var cpk in targets)
@@ -68,5 +72,19 @@ internal sealed class CriFsRoutes(GameCpks cpks)
                 warnings.Add($"mod folder {folder} ({rule}/{name}): {unplaced.Count} file(s) at paths no CPK of the game holds, and no named CPK of "
                     + $"the game is called {name}, so they are not used ({string.Join(", ", unplaced.Take(3))}{(unplaced.Count > 3 ? ", …" : "")})");
         }
+    }
+
+    /// <summary>
+    /// A file a merge finds by its name anywhere under the probing folder (P5R's bust-up parameters), noted for the entry it is
+    /// merged into in every CPK holding that entry; at the entry's own path the ordinary route notes it. Whether one was noted.
+    /// </summary>
+    private bool NoteByName(string modName, string inner, string file, Func<string, IArchiveFormat, ArchiveChanges> archiveAt)
+    {
+        if (claimByName(Path.GetFileName(inner)) is not { } claim)
+            return false;
+        if (!string.Equals(inner, claim.Path, StringComparison.OrdinalIgnoreCase))
+            foreach (var cpk in cpks.All.Where(c => c.Holds(claim.Path)))
+                archiveAt(cpk.Relative, cpk.Format).NoteForMerge(claim.Path, modName, file);
+        return true;
     }
 }

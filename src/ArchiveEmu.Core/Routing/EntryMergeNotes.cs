@@ -22,14 +22,15 @@ internal sealed class EntryMergeNotes
     /// For an archive of the game folder (<paramref name="gamePath"/> is its file, <paramref name="relativePath"/> its path in the
     /// folder) that the game's merges look into, its entries compared by <paramref name="keys"/> (the format's); null for any other.
     /// </summary>
-    public static EntryMergeNotes? ForGameArchive(string gamePath, string relativePath, IArchiveFormat format, ArchiveSource? slice, IEqualityComparer<EntryKey> keys)
+    public static EntryMergeNotes? ForGameArchive(string gamePath, string relativePath, IArchiveFormat format, ArchiveSource? slice, IEqualityComparer<EntryKey> keys,
+        RouteMerges routeMerges)
     {
         if (slice is not null)
             return null;
         var full = Path.GetFullPath(gamePath).Replace('\\', '/');
         if (!full.EndsWith("/" + relativePath, StringComparison.Ordinal))
             return null;
-        var merges = EntryMerges.For(full[..^(relativePath.Length + 1)], format);
+        var merges = routeMerges.For(full[..^(relativePath.Length + 1)], format);
         return merges.Count > 0 ? new EntryMergeNotes(merges, relativePath, "", keys) : null;
     }
 

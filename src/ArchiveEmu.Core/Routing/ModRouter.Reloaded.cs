@@ -35,7 +35,7 @@ internal sealed partial class ModRouter
             {
                 if (layout.Layout(name) is not { } folder)
                     continue;
-                _criFs ??= new CriFsRoutes(_cpks);
+                _criFs ??= new CriFsRoutes(_cpks, fileName => router.Merges.ClaimByName(router._game, fileName));
                 _criFs.Add(_modRoot, _modName, folder, name, code.Applies, GameArchive, Warnings);
             }
             RootOthers(layout, notApplied);
@@ -138,6 +138,6 @@ internal sealed partial class ModRouter
         private ArchiveChanges GameArchive(string relative, IArchiveFormat format) =>
             router._slices.TryGetValue(relative, out var slice)
                 ? SliceArchive(relative, slice)
-                : ArchiveFor(relative, () => new ArchiveChanges(relative, GamePaths.Full(router._game, relative), format, _decoded));
+                : ArchiveFor(relative, () => new ArchiveChanges(relative, GamePaths.Full(router._game, relative), format, _decoded, router.Merges));
     }
 }

@@ -50,6 +50,17 @@ internal sealed partial class ModRouter
     /// </summary>
     internal IReadOnlyList<CodeInput> CodeInputs { get; init; } = [];
 
+    /// <summary>
+    /// The folders of the mods loaded with these that ArchiveEmu serves no file of (code only: a framework such as a merging mod,
+    /// from a Reloaded-II setup), for the entry merges that apply only while one is loaded (<see cref="Merges"/>).
+    /// </summary>
+    internal IReadOnlyList<string> OtherLoadedMods { get; init; } = [];
+
+    /// <summary>The registered entry merges as this router's resolves ask them, its mods loaded.</summary>
+    internal RouteMerges Merges => _merges ??= new RouteMerges(_mods, OtherLoadedMods);
+
+    private RouteMerges? _merges;
+
     /// <summary>The game's language, a Localisation Framework id ("en", "fr", "zh-Hans", …): which <c>FEmulator/L10N/&lt;lang&gt;</c> folders apply.</summary>
     public string Language { get; init; } = "en";
 
@@ -186,7 +197,7 @@ internal sealed partial class ModRouter
                 if (GamePaths.DanglingLink(gamePath) is { Length: > 0 } nowhere)
                     throw new FileNotFoundException($"{gamePath}{nowhere}: mod folder {path} targets it", gamePath);
                 ArchiveFor(childRelative, () => new ArchiveChanges(childRelative, gamePath, router._detect(gamePath) ?? throw new ArchiveFormatException(gamePath, 0,
-                    $"mod folder {path} targets it, but it is " + ArchiveFormats.NotKnown(gamePath)), _decoded)).AddMod(_modRoot, _modName, path, _rule);
+                    $"mod folder {path} targets it, but it is " + ArchiveFormats.NotKnown(gamePath)), _decoded, router.Merges)).AddMod(_modRoot, _modName, path, _rule);
             }
             else
                 Folder(path, childRelative, inGame, warned);
@@ -202,7 +213,7 @@ internal sealed partial class ModRouter
 
         /// <summary>The changes to an archive stored inside another game file (a slice), created on first use.</summary>
         private ArchiveChanges SliceArchive(string relative, (ArchiveSource Source, IArchiveFormat Format) slice) =>
-            ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, _decoded, slice.Source));
+            ArchiveFor(relative, () => new ArchiveChanges(relative, slice.Source.Path, slice.Format, _decoded, router.Merges, slice.Source));
 
         private ArchiveChanges ArchiveFor(string relative, Func<ArchiveChanges> create)
         {
@@ -240,7 +251,7 @@ internal sealed partial class ModRouter
                     FollowerInputs.Add((input, notAnArchive)); // perhaps a follower, known once followers are attached
                     return;
                 }
-                Archives[input.Route] = changes = new ArchiveChanges(input.Route, at.GamePath, at.Format, mods.Decoded, at.Slice);
+                Archives[input.Route] = changes = new ArchiveChanges(input.Route, at.GamePath, at.Format, mods.Decoded, router.Merges, at.Slice);
                 _copied.Add(input.Route);
             }
             else if (_copied.Add(input.Route))

@@ -18,6 +18,12 @@ namespace ArchiveEmu.Core.Serving;
 /// <param name="ModFolders">Mod folders, lowest priority first (a later one wins an entry both touch).</param>
 internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFolders)
 {
+    /// <summary>
+    /// The folders of the mods loaded with <see cref="ModFolders"/> that serve no file (code only, such as a merging mod of a
+    /// Reloaded-II setup): an entry merge may apply only while one is loaded, and read its files (docs/TABLES.md, bust-up parameters).
+    /// </summary>
+    internal IReadOnlyList<string> OtherLoadedMods { get; init; } = [];
+
     /// <summary>The merged file cache to serve from when it holds a fresh entry; null serves by emulation only.</summary>
     internal MergedFileCache? Cache { get; init; }
 
@@ -91,7 +97,7 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
             return router.Resolve(router.WalkMods());
         // Kept in the cache folder when nothing the walk reads has changed (docs/DESIGN.md, "Route plans kept").
         var plans = new PlanStore(Cache!, Pool);
-        var key = PlanKey.Of(router.GameFolder, router.ModFolders, Language.Id, router.DecodeCacheFolder);
+        var key = PlanKey.Of(router.GameFolder, router.ModFolders, Language.Id, router.DecodeCacheFolder, router.OtherLoadedMods);
         if (plans.Load(key) is { } kept)
             return kept;
         var plan = router.Resolve(router.WalkMods());
@@ -116,5 +122,8 @@ internal sealed record GameSetup(string GameFolder, IReadOnlyList<string> ModFol
     internal ArchiveRoute ArchiveAt(string route) => GameArchives.At(GameFolder, route, ArchiveSlices, Detect);
 
     internal ModRouter Router() =>
-        new(GameFolder, ModFolders, Detect, ArchiveSlices) { DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs, Language = Language.Id };
+        new(GameFolder, ModFolders, Detect, ArchiveSlices)
+        {
+            DecodeCacheFolder = DecodeFolder ?? Cache?.Folder, CodeInputs = CodeInputs, Language = Language.Id, OtherLoadedMods = OtherLoadedMods,
+        };
 }

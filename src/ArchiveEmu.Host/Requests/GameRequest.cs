@@ -16,6 +16,9 @@ internal sealed record GameRequest(string Game, string[] Mods, ServingOptions Se
     /// <summary>The Reloaded-II setup the mods came from (<c>--reloaded</c>, <c>--reloaded-dir</c>), for the report.</summary>
     public ReloadedSetup? Reloaded { get; init; }
 
+    /// <summary>The folders of the mods loaded with <see cref="Mods"/> that serve no file (a Reloaded-II setup's code-only mods), for the merges that need one loaded.</summary>
+    public IReadOnlyList<string> OtherLoadedMods { get; init; } = [];
+
     /// <summary>What names <see cref="ServingOptions.Language"/> when it is asked, for the line saying which language is served.</summary>
     public string LanguageBy { get; init; } = "--language";
 
@@ -31,5 +34,6 @@ internal sealed record GameRequest(string Game, string[] Mods, ServingOptions Se
         Cache = cache,
         VerifyContent = Serving.VerifyContent,
         Compression = Serving.CompressionChoice,
+        OtherLoadedMods = OtherLoadedMods,
     };
 }

@@ -48,6 +48,12 @@ internal sealed class ReloadedSetup
     /// <summary>The mod folders ArchiveEmu serves, lowest priority first.</summary>
     public string[] ModFolders => [.. Taken.Select(t => t.Mod.Folder)];
 
+    /// <summary>
+    /// The folders of the loaded mods ArchiveEmu serves no file of (code only: frameworks such as a merging mod), in load order:
+    /// an entry merge may apply only while one is loaded (<c>GameSetup.OtherLoadedMods</c>).
+    /// </summary>
+    public string[] OtherLoadedFolders => [.. LoadOrder.Mods.Select(m => m.Mod).Except(Taken.Select(t => t.Mod)).Select(m => m.Folder)];
+
     /// <summary>The loaded mods with code (<c>ModDll</c>…): they work only with Reloaded-II inside the game.</summary>
     public IEnumerable<ReloadedMod> CodeMods => LoadOrder.Mods.Select(m => m.Mod).Where(m => m.Code is not null);
 

@@ -22,6 +22,6 @@ internal sealed class MetaphorTableMerges : IEntryMerge
     // Essentials binds tables by their path in the CPK (CRI FileSystem V2 Hook's bind map), so only a CPK holds them.
     public bool MergesInside(IArchiveFormat format) => format is CpkFormat;
 
-    public IGameMerges? For(string gameFolder) =>
-        GameExecutables.FindAmong(gameFolder, [Executable]) is null ? null : new CatalogTableMerges("Metaphor: ReFantazio", MetaphorTables.All);
+    public IGameMerges? For(MergeContext context) =>
+        GameExecutables.FindAmong(context.GameFolder, [Executable]) is null ? null : new CatalogTableMerges("Metaphor: ReFantazio", MetaphorTables.All);
 }

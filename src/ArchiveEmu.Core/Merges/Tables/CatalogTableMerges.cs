@@ -11,6 +11,9 @@ namespace ArchiveEmu.Core.Merges.Tables;
 /// <param name="tables">The tables merged in it.</param>
 internal sealed class CatalogTableMerges(string game, IReadOnlyList<MergeableTable> tables) : IGameMerges
 {
+    // Both Essentials find a table's mod files by their path in the CPK, never by name alone.
+    public MergeClaim? ClaimByName(string fileName) => null;
+
     public MergeClaim? Claim(string entryPath)
     {
         if (TableCatalog.Find(tables, entryPath) is { } table)

@@ -18,6 +18,6 @@ internal sealed class PersonaTableMerges : IEntryMerge
     // Essentials binds tables by their path in a CPK (CRI FileSystem V2 Hook's bind map), so only CPKs hold them.
     public bool MergesInside(IArchiveFormat format) => format is CpkFormat;
 
-    public IGameMerges? For(string gameFolder) =>
-        PersonaGames.Detect(gameFolder) is { } game ? new CatalogTableMerges(game.ToString(), TableCatalog.For(game)) : null;
+    public IGameMerges? For(MergeContext context) =>
+        PersonaGames.Detect(context.GameFolder) is { } game ? new CatalogTableMerges(game.ToString(), TableCatalog.For(game)) : null;
 }

@@ -15,8 +15,11 @@ namespace ArchiveEmu.Core.Serving.Plans;
 /// </summary>
 internal static class PlanKey
 {
-    /// <summary>The key of a resolve of <paramref name="mods"/> over <paramref name="gameFolder"/>, as the files are now.</summary>
-    public static string Of(string gameFolder, IReadOnlyList<string> mods, string language, string? decodeFolder)
+    /// <summary>
+    /// The key of a resolve of <paramref name="mods"/> over <paramref name="gameFolder"/>, as the files are now, with
+    /// <paramref name="otherLoaded"/> loaded beside them (a merge may apply only while one is, and read its files).
+    /// </summary>
+    public static string Of(string gameFolder, IReadOnlyList<string> mods, string language, string? decodeFolder, IReadOnlyList<string>? otherLoaded = null)
     {
         var text = new StringBuilder(64 * 1024);
         text.Append("archiveemu-plan ").Append(PlanFormat.Version).Append(' ').Append(PlanFormat.Build).Append('\n');
@@ -28,6 +31,11 @@ internal static class PlanKey
         {
             text.Append("mod ").Append(i.ToString(CultureInfo.InvariantCulture)).Append(' ').Append(mods[i]).Append('\n');
             AppendTree(text, mods[i]);
+        }
+        foreach (var loaded in otherLoaded ?? [])
+        {
+            text.Append("loaded ").Append(loaded).Append('\n');
+            AppendTree(text, loaded);
         }
         return CacheKey.HashOf(text);
     }

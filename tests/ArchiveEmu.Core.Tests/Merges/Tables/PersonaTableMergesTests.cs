@@ -18,7 +18,7 @@ public sealed class PersonaTableMergesTests
     private IGameMerges? GameWith(string exe)
     {
         _dir.Write($"{exe}/{exe}", [0x4D, 0x5A]);
-        return EntryMerges.For(Path.Combine(_dir.Path, exe), ArchiveFormats.ByName("cpk")!).SingleOrDefault();
+        return EntryMerges.For(new MergeContext(Path.Combine(_dir.Path, exe), []), ArchiveFormats.ByName("cpk")!).SingleOrDefault();
     }
 
     [Test]
@@ -49,7 +49,7 @@ public sealed class PersonaTableMergesTests
     public void OnlyCpks_HoldMergedTables()
     {
         _dir.Write("P5R/P5R.exe", [0x4D, 0x5A]);
-        Assert.That(EntryMerges.For(_dir["P5R"], ArchiveFormats.ByName("cpk")!), Has.Count.EqualTo(1));
-        Assert.That(EntryMerges.For(_dir["P5R"], ArchiveFormats.ByName("zip")!), Is.Empty);
+        Assert.That(EntryMerges.For(new MergeContext(_dir["P5R"], []), ArchiveFormats.ByName("cpk")!), Has.Count.EqualTo(1));
+        Assert.That(EntryMerges.For(new MergeContext(_dir["P5R"], []), ArchiveFormats.ByName("zip")!), Is.Empty);
     }
 }

@@ -18,6 +18,24 @@ internal static class ModChecks
             yield return DoctorCheck.Warning("mod warnings", string.Join("; ", warnings), "read each warning: a misspelled folder or a mod given twice is the usual cause");
         if (plan.ModReports.Count > 0)
             yield return CodeMods(plan.ModReports);
+        if (MergedFiles(plan) is { } merged)
+            yield return merged;
+    }
+
+    /// <summary>
+    /// The files served merged from several mods' (Persona's and Metaphor's tables, P5R's bust-up parameters: docs/TABLES.md), each
+    /// with its mods and how many of its fields or entries two mods changed, the later winning; null when none is. A fact: build and
+    /// ls give the fields.
+    /// </summary>
+    internal static DoctorCheck? MergedFiles(RoutePlan plan)
+    {
+        var merged = MergedEntryReports.Of(plan).ToList();
+        if (merged.Count == 0)
+            return null;
+        return DoctorCheck.Fact("merged files", $"{merged.Count} served merged from the mods' copies: " + string.Join("; ", merged.Select(m =>
+            $"{m.Path} ({string.Join(", ", m.Report.Mods.Select(c => c.Mod))}"
+            + (m.Report.Conflicts.Count == 0 ? "" : $"; {m.Report.Conflicts.Count} changed by two or more, the later mod's kept")
+            + (m.Report.NotApplied.Count == 0 ? "" : $"; {m.Report.NotApplied.Count} not applied, build says why") + ")")));
     }
 
     /// <summary>Whether a mod reaches the game, through which of its folders, and what of it does not (with why).</summary>

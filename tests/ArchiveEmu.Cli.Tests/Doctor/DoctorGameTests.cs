@@ -111,6 +111,17 @@ public sealed class DoctorGameTests
         Assert.That(DoctorRun.Line(Doctor("--game", Game, "--mod", mod, "--no-cache"), "Reloaded-II"), Is.EqualTo($"info Reloaded-II              found: {Path.GetDirectoryName(config)} (the Wine prefix ~/.wine)"));
     }
 
+    /// <summary>Issue 50: doctor names the files served merged, their mods and how many fields two of them changed (Metaphor's sample).</summary>
+    [Test]
+    public void Doctor_TwoModsEditingOneTable_NamesTheMergedFileAndItsMods()
+    {
+        var game = Path.GetFullPath(CliRun.Fixture("metaphor/game"));
+        var result = Doctor("--game", game, "--mod", CliRun.Fixture("metaphor/mods/skill-power"), "--mod", CliRun.Fixture("metaphor/mods/skill-cost"), "--no-cache");
+        Assert.That(DoctorRun.Line(result, "merged files"), Is.EqualTo("info merged files             1 served merged from the mods' copies: "
+            + "base.cpk/COMMON/battle/table/Skill.tbl (skill-power, skill-cost; 1 changed by two or more, the later mod's kept)"));
+        Assert.That(Doctor("--game", Game, "--mod", CliRun.Fixture("mods/hd-textures"), "--no-cache").Out, Does.Not.Contain("merged files"), "nothing merged: no line");
+    }
+
     [Test]
     public void Doctor_AModWithoutModDll_NoCodeMods()
     {

@@ -16,7 +16,8 @@ namespace ArchiveEmu.Benchmarks;
 /// <c>-- bigmount-roundtrip FILE…</c> its request round trip on any mount's files),
 /// <c>-- loadtrace</c> a game's loader reading a big emulated CPK cold through the mount (see <see cref="Mount.LoadTraceBenchmark"/>),
 /// <c>-- clonecost</c> how much of an emulated archive a copy-on-write clone could share (see <see cref="Mount.CloneCost"/>),
-/// <c>-- p5r-scale</c> build and mount times at Persona 5 Royal's scale (see <see cref="Persona.P5rScaleBenchmark"/>).
+/// <c>-- p5r-scale</c> build and mount times at Persona 5 Royal's scale (see <see cref="Persona.P5rScaleBenchmark"/>);
+/// <c>-- metaphor-scale</c> the same at an assumed Metaphor: ReFantazio scale (see <see cref="Metaphor.MetaphorScaleBenchmark"/>).
 /// </summary>
 public static class Program
 {
@@ -46,6 +47,8 @@ public static class Program
             return Formats.LayoutRestoreStages.Run(args[1..]);
         if (args.Length > 0 && args[0] == "p5r-scale")
             return Persona.P5rScaleBenchmark.Run(args[1..]);
+        if (args.Length > 0 && args[0] == "metaphor-scale")
+            return Metaphor.MetaphorScaleBenchmark.Run(args[1..]);
         if (args.Length > 0 && args[0] == "folios")
             return VirtualFiles.LargeFolioShareBenchmark.Run(args[1..]);
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

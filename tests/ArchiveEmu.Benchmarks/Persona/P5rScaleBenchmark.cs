@@ -36,10 +36,22 @@ internal static class P5rScaleBenchmark
         Console.WriteLine($"game {game.Game}: {string.Join(", ", game.CpkPaths.Select(c => $"{c.Key} {c.Value.Count} entries"))}; "
             + $"{game.Mods.Count} mods, {game.ModFileCount} mod files; {(game.Written ? "written" : "reused")} in {clock.Elapsed.TotalSeconds:F1} s");
         Console.WriteLine($"cli {cli}; {Environment.ProcessorCount} cores; load {File.ReadAllText("/proc/loadavg").Trim()}");
-        string[] gameArgs = ["--game", game.Game, .. game.ModFolders.SelectMany(m => new[] { "--mod", m })];
+        var files = game.Mods.SelectMany(m => m.Files.Select(f => (Layout(f), Path.Combine(game.ModsFolder, m.Name, f)))).ToList();
+        return Measure(new Measured(dir, cli, rounds, game.Game, [.. game.ModFolders], ModdedCpk, game.CpkPaths.Count, files));
+    }
+
+    /// <summary>What <see cref="Measure"/> times: the game and its mods, the CPK whose stat and first read are timed, and every mod file with its layout.</summary>
+    internal sealed record Measured(string Dir, string Cli, int Rounds, string Game, string[] Mods, string ModdedCpk, int CpkCount,
+        IReadOnlyList<(string Layout, string Full)> Files);
+
+    /// <summary>The figures of <paramref name="m"/>, each in its own process, <see cref="Measured.Rounds"/> times, printed as a table.</summary>
+    internal static int Measure(Measured m)
+    {
+        var (dir, cli, rounds) = (m.Dir, m.Cli, m.Rounds);
+        string[] gameArgs = ["--game", m.Game, .. m.Mods.SelectMany(mod => new[] { "--mod", mod })];
 
         var first = CliRun.Start(cli, ["build", "--no-cache", "--json", .. gameArgs]); // warms the page cache; its report says what applied
-        ReportApplied(game, first);
+        ReportApplied(m.Files, first);
 
         var figures = new Dictionary<string, List<double>>();
         void Add(string name, double value) => (figures.TryGetValue(name, out var list) ? list : figures[name] = []).Add(value);
@@ -66,10 +78,10 @@ internal static class P5rScaleBenchmark
             using (var mount = CliMount.Start(cli, ["--cache", cache, .. gameArgs], Path.Combine(dir, "mnt")))
             {
                 Add("mount ready (start to a listable mount)", mount.ReadyMs);
-                string cpk = Path.Combine(mount.MountPoint, ModdedCpk);
+                string cpk = Path.Combine(mount.MountPoint, m.ModdedCpk);
                 var step = Stopwatch.StartNew();
                 long length = new FileInfo(cpk).Length; // one stat
-                Add($"first stat of {ModdedCpk}", step.Elapsed.TotalMilliseconds);
+                Add("first stat of the modded CPK", step.Elapsed.TotalMilliseconds);
                 step.Restart();
                 using var handle = File.OpenHandle(cpk, options: FileOptions.RandomAccess);
                 Add("  first open", step.Elapsed.TotalMilliseconds);
@@ -85,14 +97,14 @@ internal static class P5rScaleBenchmark
             // The same mount without mods (nothing emulated, every file passed through) after the same reads: what the
             // modded CPKs add to the host's memory, per CPK (issue 34: under 50 MB each).
             string noMod = Directory.CreateDirectory(Path.Combine(dir, "empty-mod")).FullName; // mount wants a mod: one that holds nothing
-            using (var bare = CliMount.Start(cli, ["--cache", cache, "--game", game.Game, "--mod", noMod], Path.Combine(dir, "mnt")))
+            using (var bare = CliMount.Start(cli, ["--cache", cache, "--game", m.Game, "--mod", noMod], Path.Combine(dir, "mnt")))
             {
-                string cpk = Path.Combine(bare.MountPoint, ModdedCpk);
+                string cpk = Path.Combine(bare.MountPoint, m.ModdedCpk);
                 using (var handle = File.OpenHandle(cpk, options: FileOptions.RandomAccess))
                     RandomAccess.Read(handle, new byte[4096], 0);
                 double modded = figures["peak memory, mount after the read"][^1];
                 Add("peak memory, the same mount without mods", bare.PeakKiB() / 1024.0);
-                Add("  added per modded CPK", (modded - bare.PeakKiB() / 1024.0) / game.CpkPaths.Count);
+                Add("  added per modded CPK", (modded - bare.PeakKiB() / 1024.0) / m.CpkCount);
             }
             Console.WriteLine($"round {round + 1}/{rounds} done (load {File.ReadAllText("/proc/loadavg").Split(' ')[0]})");
             Directory.Delete(cache, recursive: true);
@@ -107,7 +119,7 @@ internal static class P5rScaleBenchmark
         ["build --no-cache"] = (2500, "< 2.5 s"),
         ["build, layouts cached"] = (500, "< 0.5 s"),
         ["mount ready (start to a listable mount)"] = (1000, "< 1 s"),
-        [$"first stat of {ModdedCpk}"] = (50, "< 50 ms"),
+        ["first stat of the modded CPK"] = (50, "< 50 ms"),
         ["first 4 KiB read (offset 0)"] = (5, "< 5 ms"),
         ["first open and 4 KiB read"] = (5, "< 5 ms"),
         ["peak memory, build --no-cache"] = (200, "< 200 MB"),
@@ -136,7 +148,7 @@ internal static class P5rScaleBenchmark
     /// What the report says applied, per layout: mod files named as an input of an archive (a CPK entry, or an entry nested in
     /// one), and those served as whole game files instead (for these mods, a sign a layout was not recognised).
     /// </summary>
-    private static void ReportApplied(P5rScaleGame game, CliRun build)
+    private static void ReportApplied(IReadOnlyList<(string Layout, string Full)> files, CliRun build)
     {
         Console.WriteLine($"build --no-cache --json: exit {build.ExitCode}, {build.Milliseconds:F0} ms");
         if (build.ExitCode != 0)
@@ -150,7 +162,6 @@ internal static class P5rScaleBenchmark
             .Concat(archive.TryGetProperty("nested", out var nested) ? nested.EnumerateArray().SelectMany(Inputs) : []);
         var intoArchives = Sources(root.GetProperty("archives").EnumerateArray().SelectMany(Inputs));
         var asGameFiles = Sources(root.GetProperty("overrides").EnumerateArray());
-        var files = game.Mods.SelectMany(m => m.Files.Select(f => (Layout: Layout(f), Full: Path.Combine(game.ModsFolder, m.Name, f)))).ToList();
         Console.WriteLine($"mod files applied into archives: {files.Count(f => intoArchives.Contains(f.Full))} of {files.Count}; "
             + $"served as whole game files: {files.Count(f => asGameFiles.Contains(f.Full))}; "
             + $"{root.GetProperty("archives").GetArrayLength()} archives, {root.GetProperty("warnings").GetArrayLength()} warnings");
@@ -165,7 +176,7 @@ internal static class P5rScaleBenchmark
     private static string WarningKind(string warning) => System.Text.RegularExpressions.Regex.Replace(warning, "/mods/[^/]+/", "/mods/*/");
 
     // "FEmulator/PAK", "P5REssentials/CPK", "FEmulator/L10N": the first two folders of a mod file's path.
-    private static string Layout(string modFile) => string.Join('/', modFile.Split('/').Take(2));
+    internal static string Layout(string modFile) => string.Join('/', modFile.Split('/').Take(2));
 
     private static string Shorten(string line) => line.Length <= 200 ? line : line[..200] + "…";
 
@@ -188,7 +199,7 @@ internal static class P5rScaleBenchmark
     }
 
     // The apphost of `dotnet build src/ArchiveEmu.Cli -c Release`, found from this benchmark's own output folder.
-    private static string DefaultCli()
+    internal static string DefaultCli()
     {
         for (var folder = new DirectoryInfo(AppContext.BaseDirectory); folder is not null; folder = folder.Parent)
             if (File.Exists(Path.Combine(folder.FullName, "ArchiveEmu.sln")))
@@ -196,8 +207,8 @@ internal static class P5rScaleBenchmark
         return "archiveemu";
     }
 
-    private static string? Option(string[] args, string name) => args.SkipWhile(a => a != name).Skip(1).FirstOrDefault();
+    internal static string? Option(string[] args, string name) => args.SkipWhile(a => a != name).Skip(1).FirstOrDefault();
 
-    private static int Number(string[] args, string name, int fallback) =>
+    internal static int Number(string[] args, string name, int fallback) =>
         Option(args, name) is { } value ? int.Parse(value, CultureInfo.InvariantCulture) : fallback;
 }

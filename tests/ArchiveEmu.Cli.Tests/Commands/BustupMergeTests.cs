@@ -134,5 +134,9 @@ public sealed class BustupMergeTests
         Assert.That((conflict.GetProperty("offset").GetInt32(), conflict.GetProperty("width").GetInt32(), conflict.GetProperty("winner").GetString()),
             Is.EqualTo((2 * 0x28, 0x28, "bust-b")), "(3,0,0), the third entry of the merged file");
         Assert.That(tables[$"CPK/EN.CPK/{Assist}"].GetProperty("mods").EnumerateArray().Single().GetProperty("mod").GetString(), Is.EqualTo("assist-c"));
+
+        var ls = CliRun.Run(["ls", .. WriteGame(withMergingMod: true), $"CPK/EN.CPK/{Bustup}"]);
+        Assert.That(ls.ExitCode, Is.Zero, ls.ToString());
+        Assert.That(ls.Out, Does.Contain("bust-a").And.Contain("bust-b"), ls.Out);
     }
 }

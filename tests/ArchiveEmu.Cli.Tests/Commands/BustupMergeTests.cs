@@ -1,7 +1,7 @@
-using System.Buffers.Binary;
 using System.Text.Json;
 using ArchiveEmu.TestSupport;
 using ArchiveEmu.TestSupport.Cri;
+using ArchiveEmu.TestSupport.Persona;
 using ArchiveEmu.TestSupport.Reloaded;
 
 namespace ArchiveEmu.Cli.Tests.Commands;
@@ -22,30 +22,11 @@ public sealed class BustupMergeTests
     [TearDown]
     public void DeleteFolder() => _dir.Dispose();
 
-    /// <summary>A BUSTUP_PARAM entry (0x28 bytes, big-endian): key, base X (a float; the other floats fixed), flags.</summary>
-    private static byte[] B(ushort major, ushort minor, ushort sub, float baseX = 1, uint flags = 0)
-    {
-        var e = new byte[0x28];
-        BinaryPrimitives.WriteUInt16BigEndian(e, major);
-        BinaryPrimitives.WriteUInt16BigEndian(e.AsSpan(2), minor);
-        BinaryPrimitives.WriteUInt16BigEndian(e.AsSpan(4), sub);
-        BinaryPrimitives.WriteSingleBigEndian(e.AsSpan(8), baseX);
-        BinaryPrimitives.WriteSingleBigEndian(e.AsSpan(12), 20);
-        BinaryPrimitives.WriteUInt32BigEndian(e.AsSpan(0x20), flags);
-        return e;
-    }
+    private static byte[] B(ushort major, ushort minor, ushort sub, float baseX = 1, uint flags = 0) => BustupParamWriter.Bustup(major, minor, sub, baseX, flags);
 
-    /// <summary>A MSGASSISTBUSTUPPARAM entry (0x20 bytes): key (major, minor), base X, flags.</summary>
-    private static byte[] A(ushort major, ushort minor, float baseX = 1)
-    {
-        var e = new byte[0x20];
-        BinaryPrimitives.WriteUInt16BigEndian(e, major);
-        BinaryPrimitives.WriteUInt16BigEndian(e.AsSpan(2), minor);
-        BinaryPrimitives.WriteSingleBigEndian(e.AsSpan(4), baseX);
-        return e;
-    }
+    private static byte[] A(ushort major, ushort minor, float baseX = 1) => BustupParamWriter.Assist(major, minor, baseX);
 
-    private static byte[] Cat(params byte[][] entries) => entries.SelectMany(e => e).ToArray();
+    private static byte[] Cat(params byte[][] entries) => BustupParamWriter.File(entries);
 
     private void Config(string mod, string id, string dll = "")
     {

@@ -1,5 +1,5 @@
-using System.Buffers.Binary;
 using ArchiveEmu.Core.Merges.Bustup;
+using ArchiveEmu.TestSupport.Persona;
 
 namespace ArchiveEmu.Core.Tests.Merges.Bustup;
 
@@ -11,21 +11,10 @@ public sealed class BustupParamMergerTests
 {
     private static readonly BustupParamFile Kind = BustupParamFile.Bustup;
 
-    /// <summary>One 0x28-byte entry: the key, Align1 0, base X/Y, eye X/Y, mouth X/Y (floats), flags, Align3 0.</summary>
-    private static byte[] Entry(ushort major, ushort minor, ushort sub, float baseX = 1, uint flags = 0)
-    {
-        var entry = new byte[0x28];
-        BinaryPrimitives.WriteUInt16BigEndian(entry, major);
-        BinaryPrimitives.WriteUInt16BigEndian(entry.AsSpan(2), minor);
-        BinaryPrimitives.WriteUInt16BigEndian(entry.AsSpan(4), sub);
-        BinaryPrimitives.WriteSingleBigEndian(entry.AsSpan(8), baseX);
-        for (int f = 1; f < 6; f++)
-            BinaryPrimitives.WriteSingleBigEndian(entry.AsSpan(8 + 4 * f), 10 * f);
-        BinaryPrimitives.WriteUInt32BigEndian(entry.AsSpan(0x20), flags);
-        return entry;
-    }
+    private static byte[] Entry(ushort major, ushort minor, ushort sub, float baseX = 1, uint flags = 0) =>
+        BustupParamWriter.Bustup(major, minor, sub, baseX, flags);
 
-    private static byte[] File(params byte[][] entries) => entries.SelectMany(e => e).ToArray();
+    private static byte[] File(params byte[][] entries) => BustupParamWriter.File(entries);
 
     private static BustupParamMerger.ModFile Mod(string name, params byte[][] entries) => new(name, $"{name}/BUSTUP_PARAM.DAT", File(entries));
 

@@ -43,11 +43,6 @@ internal sealed record BustupParamFile(string GamePath, string FileName, string 
         return key;
     }
 
-    /// <summary>The key as the reports name an entry (<c>b_0001_002_03</c>, as the merging mod prints it; <c>a_0001_002</c> for the assist file).</summary>
-    public string Name(ulong key) => KeyFields == 3
-        ? $"b_{key >> 32:D4}_{(key >> 16) & 0xFFFF:D3}_{key & 0xFFFF:D2}"
-        : $"a_{key >> 32:D4}_{(key >> 16) & 0xFFFF:D3}";
-
     /// <summary>Whether two entries hold the same values, field by field as the merging mod's <c>ValuesEqual</c> compares them.</summary>
     public bool SameValues(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
     {

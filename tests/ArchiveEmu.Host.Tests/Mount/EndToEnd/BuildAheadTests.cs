@@ -7,20 +7,8 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 /// for the build (docs/DESIGN.md, "Host and the FUSE mount"); a slot still builds once, whoever asks first.
 /// </summary>
 [NonParallelizable]
-public sealed class BuildAheadTests
+public sealed class BuildAheadTests : FreshSampleGameTests
 {
-    private SampleGame _game = null!;
-
-    [SetUp]
-    public void CreateGame()
-    {
-        LibFuseProbe.RequireFuse();
-        _game = new SampleGame();
-    }
-
-    [TearDown]
-    public void DeleteGame() => _game?.Dispose();
-
     [Test]
     public void EveryTargetedArchive_IsBuiltBeforeAnyoneAsks_AndOnlyOnce()
     {

@@ -9,20 +9,8 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 /// recently used entries until the packs fit, never one the mount serves.
 /// </summary>
 [NonParallelizable]
-public sealed class MountCacheCapTests
+public sealed class MountCacheCapTests : FreshSampleGameTests
 {
-    private SampleGame _game = null!;
-
-    [SetUp]
-    public void CreateGame()
-    {
-        LibFuseProbe.RequireFuse();
-        _game = new SampleGame();
-    }
-
-    [TearDown]
-    public void DeleteGame() => _game?.Dispose();
-
     [Test]
     public void OverTheCap_AnotherGamesEntriesGo_AndTheMountsOwnStay()
     {

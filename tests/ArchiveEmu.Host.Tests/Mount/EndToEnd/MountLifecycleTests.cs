@@ -6,20 +6,8 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 
 /// <summary>The mount's life: `archiveemu mount` with merging, SIGTERM, hot reload (under load: <see cref="HotReloadStressTests"/>), a dead mount left by a crash, a busy mount point.</summary>
 [NonParallelizable]
-public sealed class MountLifecycleTests
+public sealed class MountLifecycleTests : FreshSampleGameTests
 {
-    private SampleGame _game = null!;
-
-    [SetUp]
-    public void CreateGame()
-    {
-        LibFuseProbe.RequireFuse();
-        _game = new SampleGame();
-    }
-
-    [TearDown]
-    public void DeleteGame() => _game?.Dispose();
-
     [Test]
     public void ArchiveemuMount_MergeAlways_ServesTheModdedFiles_AndUnmountsWithin5sOfSigterm()
     {

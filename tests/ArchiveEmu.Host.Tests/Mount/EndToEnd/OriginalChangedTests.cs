@@ -11,20 +11,8 @@ namespace ArchiveEmu.Host.Tests.Mount.EndToEnd;
 /// or gets EIO, never a mix.
 /// </summary>
 [NonParallelizable]
-public sealed class OriginalChangedTests
+public sealed class OriginalChangedTests : FreshSampleGameTests
 {
-    private SampleGame _game = null!;
-
-    [SetUp]
-    public void CreateGame()
-    {
-        LibFuseProbe.RequireFuse();
-        _game = new SampleGame();
-    }
-
-    [TearDown]
-    public void DeleteGame() => _game?.Dispose();
-
     [TestCase("never")]
     [TestCase("always")]
     public void TheGamesArchiveReplacedWhileMounted_ANewOpenServesItRebuilt_AnOldHandleNeverMixes(string merge)

@@ -25,6 +25,20 @@ internal interface IEntryMerge
 /// </summary>
 internal sealed record MergeContext(string GameFolder, IReadOnlyList<LoadedMod> Mods)
 {
+    private HashSet<string>? _executables;
+
+    /// <summary>
+    /// Whether the game folder holds the executable <paramref name="name"/>, letter case aside: how a merge tells its game, as the
+    /// game loaders' mods are bound to it (Reloaded-II runs a mod for the application its <c>SupportedAppId</c> names). The folder
+    /// is listed once, however many merges ask.
+    /// </summary>
+    public bool Holds(string name) => (_executables ??= Executables()).Contains(name);
+
+    private HashSet<string> Executables() => Directory.Exists(GameFolder)
+        ? Directory.EnumerateFiles(GameFolder, "*.exe", new EnumerationOptions { MatchCasing = MatchCasing.CaseInsensitive })
+            .Select(f => Path.GetFileName(f)).ToHashSet(StringComparer.OrdinalIgnoreCase)
+        : [];
+
     /// <summary>The loaded mod whose ModId is <paramref name="id"/> (letter case aside, as Reloaded-II compares ids), or null.</summary>
     public LoadedMod? Loaded(string id) => Mods.LastOrDefault(m => string.Equals(m.Id, id, StringComparison.OrdinalIgnoreCase));
 }

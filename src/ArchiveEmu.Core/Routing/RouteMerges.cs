@@ -11,6 +11,7 @@ namespace ArchiveEmu.Core.Routing;
 internal sealed class RouteMerges(IReadOnlyList<string> servedMods, IReadOnlyList<string> otherLoadedMods)
 {
     private readonly Dictionary<(string GameFolder, IArchiveFormat Format), IReadOnlyList<IGameMerges>> _made = new();
+    private readonly Dictionary<string, MergeContext> _contexts = new(StringComparer.Ordinal); // one listing of each game folder
     private IReadOnlyList<LoadedMod>? _mods;
 
     /// <summary>The merges of the game in <paramref name="gameFolder"/> that look into its archives of <paramref name="format"/>.</summary>
@@ -19,7 +20,11 @@ internal sealed class RouteMerges(IReadOnlyList<string> servedMods, IReadOnlyLis
         if (!EntryMerges.All.Any(m => m.MergesInside(format)))
             return [];
         if (!_made.TryGetValue((gameFolder, format), out var merges))
-            _made[(gameFolder, format)] = merges = EntryMerges.For(new MergeContext(gameFolder, _mods ??= Loaded()), format);
+        {
+            if (!_contexts.TryGetValue(gameFolder, out var context))
+                _contexts[gameFolder] = context = new MergeContext(gameFolder, _mods ??= Loaded());
+            _made[(gameFolder, format)] = merges = EntryMerges.For(context, format);
+        }
         return merges;
     }
 

@@ -29,7 +29,7 @@ internal sealed class BustupParamMerges : IEntryMerge
     public bool MergesInside(IArchiveFormat format) => format is CpkFormat;
 
     public IGameMerges? For(MergeContext context) =>
-        context.Loaded(MergingModId) is { } merging && GameExecutables.FindAmong(context.GameFolder, ["P5R.exe"]) is not null
+        context.Loaded(MergingModId) is { } merging && context.Holds("P5R.exe")
             ? new Game(merging.Folder)
             : null;
 
@@ -66,15 +66,22 @@ internal sealed class BustupParamMerges : IEntryMerge
             return (EntryInput.FromBytes(merged), report with { NotApplied = [.. notApplied, .. report.NotApplied], Original = shown });
         }
 
-        // The merging mod's Original/ folder, names compared ignoring case (it was made on Windows).
+        // The merging mod's Original/ folder, names compared ignoring case (it was made on Windows); a folder that cannot be
+        // listed leaves the name as spelled, whose read then says why.
         private string OriginalFile(BustupParamFile kind)
         {
-            var folder = Directory.Exists(mergingMod)
-                ? Directory.EnumerateDirectories(mergingMod).FirstOrDefault(d => Path.GetFileName(d).Equals("Original", StringComparison.OrdinalIgnoreCase))
-                : null;
-            var file = folder is null ? null
-                : Directory.EnumerateFiles(folder).FirstOrDefault(f => Path.GetFileName(f).Equals(kind.OriginalName, StringComparison.OrdinalIgnoreCase));
-            return file ?? Path.Combine(mergingMod, "Original", kind.OriginalName);
+            string spelled = Path.Combine(mergingMod, "Original", kind.OriginalName);
+            try
+            {
+                var folder = Directory.EnumerateDirectories(mergingMod)
+                    .FirstOrDefault(d => Path.GetFileName(d).Equals("Original", StringComparison.OrdinalIgnoreCase));
+                return (folder is null ? null : Directory.EnumerateFiles(folder)
+                    .FirstOrDefault(f => Path.GetFileName(f).Equals(kind.OriginalName, StringComparison.OrdinalIgnoreCase))) ?? spelled;
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                return spelled;
+            }
         }
 
         private static byte[]? Read(string file, out string why)

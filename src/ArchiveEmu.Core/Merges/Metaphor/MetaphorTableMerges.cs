@@ -23,5 +23,5 @@ internal sealed class MetaphorTableMerges : IEntryMerge
     public bool MergesInside(IArchiveFormat format) => format is CpkFormat;
 
     public IGameMerges? For(MergeContext context) =>
-        GameExecutables.FindAmong(context.GameFolder, [Executable]) is null ? null : new CatalogTableMerges("Metaphor: ReFantazio", MetaphorTables.All);
+        !context.Holds(Executable) ? null : new CatalogTableMerges("Metaphor: ReFantazio", MetaphorTables.All);
 }

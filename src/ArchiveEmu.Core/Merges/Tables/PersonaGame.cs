@@ -18,8 +18,7 @@ internal static class PersonaGames
         ("P3P.exe", PersonaGame.P3P),
     ];
 
-    /// <summary>The game whose executable sits in <paramref name="gameFolder"/> (name compared ignoring case), or null.</summary>
-    public static PersonaGame? Detect(string gameFolder) =>
-        GameExecutables.FindAmong(gameFolder, Executables.Select(e => e.Exe).ToArray()) is { } exe
-            ? Executables.First(e => e.Exe.Equals(exe, StringComparison.OrdinalIgnoreCase)).Game : null;
+    /// <summary>The game whose executable sits in the context's game folder (name compared ignoring case, the first in this list), or null.</summary>
+    public static PersonaGame? Detect(MergeContext context) =>
+        Executables.Where(e => context.Holds(e.Exe)).Select(e => (PersonaGame?)e.Game).FirstOrDefault();
 }

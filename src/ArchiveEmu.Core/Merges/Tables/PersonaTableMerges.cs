@@ -19,5 +19,5 @@ internal sealed class PersonaTableMerges : IEntryMerge
     public bool MergesInside(IArchiveFormat format) => format is CpkFormat;
 
     public IGameMerges? For(MergeContext context) =>
-        PersonaGames.Detect(context.GameFolder) is { } game ? new CatalogTableMerges(game.ToString(), TableCatalog.For(game)) : null;
+        PersonaGames.Detect(context) is { } game ? new CatalogTableMerges(game.ToString(), TableCatalog.For(game)) : null;
 }

@@ -1,3 +1,4 @@
+using ArchiveEmu.Core.Merges;
 using ArchiveEmu.Core.Merges.Tables;
 using ArchiveEmu.TestSupport;
 
@@ -103,8 +104,8 @@ public sealed class TableCatalogTests
     public void Detect_TellsTheGameByItsExecutable()
     {
         using var dir = new TempDirectory("persona-game");
-        Assert.That(PersonaGames.Detect(dir.Path), Is.Null);
+        Assert.That(PersonaGames.Detect(new MergeContext(dir.Path, [])), Is.Null);
         dir.Write("p4g.EXE", [0]);
-        Assert.That(PersonaGames.Detect(dir.Path), Is.EqualTo(PersonaGame.P4G));
+        Assert.That(PersonaGames.Detect(new MergeContext(dir.Path, [])), Is.EqualTo(PersonaGame.P4G));
     }
 }

@@ -30,6 +30,7 @@ public static class Program
         new ProfileCommand(),
         new BenchCommand(),
         new DoctorCommand(),
+        new UpdateCommand(),
     ];
 
     public static int Main(string[] args) => Run(args, CliConsole.System);

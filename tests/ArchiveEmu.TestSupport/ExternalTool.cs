@@ -24,6 +24,7 @@ public static class ExternalTool
         ["python3"] = "python3", ["rsvg-convert"] = "librsvg2-bin", ["fusermount3"] = "fuse3", ["setpriv"] = "util-linux",
         ["bwrap"] = "bubblewrap", ["script"] = "bsdutils", ["mount"] = "mount", ["getent"] = "libc-bin", ["id"] = "coreutils", ["stat"] = "coreutils", ["mkfifo"] = "coreutils", ["kill"] = "procps",
         ["mkfs.xfs"] = "xfsprogs", ["mkfs.btrfs"] = "btrfs-progs", ["filefrag"] = "e2fsprogs",
+        ["curl"] = "curl", ["sha256sum"] = "coreutils", ["dash"] = "dash", ["busybox"] = "busybox",
     };
 
     public static ToolResult Run(string fileName, params string[] args) => RunIn(null, fileName, args);

@@ -2,7 +2,9 @@
 # Builds archiveemu from this repository with the .NET SDK and installs it as one file that needs no .NET to run:
 #   ./install.sh [--prefix DIR] [--rid linux-x64|linux-arm64|win-x64] [--single-file]
 # Linux, on the machine's own architecture: NativeAOT (needs clang and zlib too), else the single-file self-contained
-# build. win-x64, or another architecture than this machine's: the single-file build (NativeAOT does not cross-compile).
+# build. win-x64, or another architecture than this machine's: the single-file build (cross-building NativeAOT needs an
+# arm64 toolchain this script does not ask for; .ci/release has it). No SDK? Releases install with one command
+# (docs/INSTALL.md, "From a release").
 # The program is built in a temp folder and moved into DIR/bin in one step: a failed build leaves the old one in place.
 # docs/INSTALL.md explains it for players (the Steam Deck, Windows, uninstalling).
 set -euo pipefail
@@ -70,8 +72,8 @@ if [ "$single_file" = false ] && [ "$rid" = "$(machine_rid)" ]; then
     echo "  Fedora: sudo dnf install clang zlib-devel); building the single-file self-contained program instead"
   fi
 elif [ "$single_file" = false ]; then
-  echo "install.sh: $rid is not this machine's system ($(machine_rid)) and NativeAOT does not cross-compile:" \
-    "building the single-file self-contained program"
+  echo "install.sh: $rid is not this machine's system ($(machine_rid)), and NativeAOT for another system needs its" \
+    "toolchain (.ci/release has the arm64 one): building the single-file self-contained program"
 fi
 
 exe=archiveemu

@@ -15,37 +15,41 @@ internal sealed record ReleaseArchive(byte[] Program, string Changes)
 
     public static ReleaseArchive Read(string file, string folder)
     {
+        var name = Path.GetFileName(file);
         byte[]? program = null;
-        string? changes = null;
+        byte[]? changes = null;
+        string? refused = null; // said after the read, as it is, not as an archive that cannot be unpacked
         try
         {
             using var gzip = new GZipStream(File.OpenRead(file), CompressionMode.Decompress);
             using var tar = new TarReader(gzip);
-            while (tar.GetNextEntry() is { } entry)
+            while (refused is null && tar.GetNextEntry() is { } entry)
             {
                 if (entry.Name == $"{folder}/archiveemu")
-                    program = Contents(entry, MaxProgramBytes, file);
+                    (program, refused) = Contents(entry, MaxProgramBytes, name);
                 else if (entry.Name == $"{folder}/CHANGES.md")
-                    changes = System.Text.Encoding.UTF8.GetString(Contents(entry, MaxChangesBytes, file));
+                    (changes, refused) = Contents(entry, MaxChangesBytes, name);
             }
         }
         catch (Exception e) when (e is InvalidDataException or FormatException or EndOfStreamException)
         {
-            throw new InvalidDataException($"{Path.GetFileName(file)} cannot be unpacked ({e.Message})");
+            throw new InvalidDataException($"{name} cannot be unpacked ({e.Message})");
         }
+        if (refused is not null)
+            throw new InvalidDataException(refused);
         return new ReleaseArchive(
-            program ?? throw new InvalidDataException($"{Path.GetFileName(file)} holds no {folder}/archiveemu"),
-            changes ?? "");
+            program ?? throw new InvalidDataException($"{name} holds no {folder}/archiveemu"),
+            changes is null ? "" : System.Text.Encoding.UTF8.GetString(changes));
     }
 
-    private static byte[] Contents(TarEntry entry, long max, string file)
+    private static (byte[]? Bytes, string? Refused) Contents(TarEntry entry, long max, string archive)
     {
         if (entry.EntryType is not (TarEntryType.RegularFile or TarEntryType.V7RegularFile) || entry.DataStream is null)
-            throw new InvalidDataException($"{Path.GetFileName(file)}: {entry.Name} is not a plain file ({entry.EntryType})");
+            return (null, $"{archive}: {entry.Name} is not a plain file ({entry.EntryType})");
         if (entry.Length > max)
-            throw new InvalidDataException($"{Path.GetFileName(file)}: {entry.Name} is {entry.Length} bytes, more than a release's {max}");
+            return (null, $"{archive}: {entry.Name} is {entry.Length} bytes, more than a release's {max}");
         var bytes = new byte[entry.Length];
         entry.DataStream.ReadExactly(bytes);
-        return bytes;
+        return (bytes, null);
     }
 }

@@ -39,16 +39,20 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
         return 1;
     }
 
-    /// <summary>The machine's checks, then with --game the game folder's, the cache's, the mods', Reloaded-II's and the Steam container's.</summary>
+    /// <summary>
+    /// Which archiveemu answers, the machine's checks, then with --game the game folder's, the cache's, the mods', Reloaded-II's,
+    /// the Steam container's and what Steam's launch options start.
+    /// </summary>
     private List<DoctorCheck> Checks(ParseResult parse, CliConsole console)
     {
         var game = _game.GameFolder(parse); // --game, else the --profile's
         var serving = _game.ServingOf(parse); // --cache, else the --profile's
         if (!OperatingSystem.IsLinux()) // every other check reads Linux's /proc, /dev and libc
-            return [DoctorCheck.Failed("Linux", "mounting needs Linux's FUSE; elsewhere, archiveemu build writes the modded archives", "run the game on Linux, or use build"),
+            return [(machine?.Running ?? RunningArchiveEmu.Current()).Check(),
+                DoctorCheck.Failed("Linux", "mounting needs Linux's FUSE; elsewhere, archiveemu build writes the modded archives", "run the game on Linux, or use build"),
                 .. game is not null && GameFolderChecks.Missing(game) is { } missing ? [missing] : Array.Empty<DoctorCheck>()];
         var here = machine ?? DoctorMachine.Current();
-        var checks = FuseChecks.Run(here).ToList();
+        List<DoctorCheck> checks = [here.Running.Check(), .. FuseChecks.Run(here)];
         if (game is null)
         {
             checks.Add(CacheCheck.Run(serving.Cache, serving.NoCache));
@@ -65,6 +69,7 @@ internal sealed class DoctorCommand(DoctorMachine? machine = null) : ICommand
             checks.Add(DoctorCheck.Fact("mods", "not read, since the game folder is not usable as it is (see above)"));
         checks.Add(ReloadedCheck.Run(game, here, codeMods));
         checks.Add(SteamContainerCheck.Run(game, here));
+        checks.AddRange(SteamLaunchCheck.Run(game, here));
         return checks;
     }
 

@@ -26,9 +26,10 @@ internal sealed record DoctorCheck(
 
     public static DoctorCheck Passed(string name, string detail, bool blocking = true) => new(name, Outcome.Pass, blocking, detail, null);
 
-    public static DoctorCheck Failed(string name, string detail, string fix) => new(name, Outcome.Fail, true, detail, fix);
+    public static DoctorCheck Failed(string name, string detail, string fix, bool blocking = true) => new(name, Outcome.Fail, blocking, detail, fix);
 
     public static DoctorCheck Warning(string name, string detail, string fix) => new(name, Outcome.Warn, false, detail, fix);
 
-    public static DoctorCheck Fact(string name, string detail) => new(name, Outcome.Info, false, detail, null);
+    /// <param name="fix">What to do if the fact is not what the player wants (the launch option that starts archiveemu); null for none.</param>
+    public static DoctorCheck Fact(string name, string detail, string? fix = null) => new(name, Outcome.Info, false, detail, fix);
 }

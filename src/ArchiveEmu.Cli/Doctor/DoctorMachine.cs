@@ -19,6 +19,15 @@ internal sealed record DoctorMachine(string DevFuse, string SearchPath, bool IsR
     /// <summary>The folders Steam's container always shares for temporary files (/var/tmp: whenever it shares the home folder, the default).</summary>
     public IReadOnlyList<string> SharedTempFolders { get; init; } = ["/tmp", "/var/tmp"];
 
+    /// <summary>The archiveemu answering: its version, and the file a launch option names to start it.</summary>
+    public RunningArchiveEmu Running { get; init; } = RunningArchiveEmu.Current();
+
+    /// <summary>
+    /// The PATH a bare name in a Steam launch option is looked up in: the system's program folders only (systemd's default
+    /// PATH). Steam reads no ~/.bashrc, so ~/.local/bin, where install.sh puts archiveemu, is taken as not on it (install.sh says so too).
+    /// </summary>
+    public string SteamSearchPath { get; init; } = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
     /// <summary>This machine, as the host sees it.</summary>
     public static DoctorMachine Current()
     {

@@ -84,6 +84,12 @@ internal static unsafe partial class LibC
     [LibraryImport("libc", EntryPoint = "free")]
     public static partial void Free(nint pointer);
 
+    public const int X_OK = 1;
+
+    /// <summary>access(2): whether this user may do <paramref name="mode"/> (<see cref="X_OK"/>: run it) with the file, as exec would judge.</summary>
+    [LibraryImport("libc", EntryPoint = "access", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Access(string path, int mode);
+
     [LibraryImport("libc", EntryPoint = "sync")]
     public static partial void Sync();
 

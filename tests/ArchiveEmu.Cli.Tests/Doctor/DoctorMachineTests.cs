@@ -29,6 +29,7 @@ public sealed class DoctorMachineTests
         IsRoot = false,
         KernelRelease = "6.1.0-28-amd64",
         LibFuse = "libfuse3-not-here.so.3",
+        Running = new Cli.Doctor.RunningArchiveEmu("0.2.0-test", "/opt/test/archiveemu", null),
     };
 
     [Test]
@@ -37,6 +38,7 @@ public sealed class DoctorMachineTests
         var result = DoctorRun.Run(Bare(), "--no-cache");
         Assert.That(result.ExitCode, Is.EqualTo(1), result.ToString());
         Assert.That(result.Out, Is.EqualTo(
+            "info archiveemu          0.2.0-test from /opt/test/archiveemu\n" +
             $"FAIL /dev/fuse           {_dir["dev/fuse"]} is missing (no fuse kernel module, or a container started without the device)\n" +
             "     fix:                load the module (sudo modprobe fuse); in a container, start it with --device /dev/fuse\n" +
             "FAIL fusermount3         fusermount3 is not on PATH: a normal user cannot mount without it\n" +
@@ -58,6 +60,13 @@ public sealed class DoctorMachineTests
             {
               "ok": false,
               "checks": [
+                {
+                  "name": "archiveemu",
+                  "ok": true,
+                  "blocking": false,
+                  "detail": "0.2.0-test from /opt/test/archiveemu",
+                  "fix": null
+                },
                 {
                   "name": "/dev/fuse",
                   "ok": false,
@@ -154,6 +163,22 @@ public sealed class DoctorMachineTests
         report.WriteText(piped, terminal: false);
         Assert.That(piped.ToString(), Is.EqualTo(
             "ok   one    fine\nFAIL two    broken\n     fix:   mend it\nwarn three  odd\n     fix:   look at it\ninfo four   known\na mount would fail here: two\n"));
+    }
+
+    /// <summary>Issue 51: the first line says which archiveemu answers, its version and the program, so a player with two copies knows.</summary>
+    [Test]
+    public void Doctor_FirstLine_IsThisArchiveEmusVersionAndWhereItRunsFrom()
+    {
+        var current = Cli.Doctor.RunningArchiveEmu.Current();
+        Assert.That(current.Version, Is.EqualTo(Program.Version));
+        Assert.That(current.ProcessPath, Is.EqualTo(Environment.ProcessPath));
+        var first = DoctorRun.Run(DoctorRun.Machine(_dir["home"]), "--no-cache").Out.Split('\n')[0];
+        Assert.That(first, Does.StartWith("info archiveemu ").And.Contain($"  {Program.Version} from "));
+
+        Assert.That(DoctorRun.Run(Bare(), "--no-cache").Out.Split('\n')[0], Is.EqualTo("info archiveemu          0.2.0-test from /opt/test/archiveemu"));
+        var build = new Cli.Doctor.RunningArchiveEmu("0.2.0-dev+abc", "/usr/lib/dotnet/dotnet", "/src/bin/Release/net10.0/archiveemu.dll");
+        Assert.That(build.Check().Detail, Is.EqualTo("0.2.0-dev+abc from a build (/usr/lib/dotnet/dotnet /src/bin/Release/net10.0/archiveemu.dll)"));
+        Assert.That(build.LaunchPath, Is.EqualTo("/src/bin/Release/net10.0/archiveemu"), "a launch option starts the build's apphost, not dotnet");
     }
 
     [Test]

@@ -30,6 +30,14 @@ internal static class DoctorRun
     public static string Line(CliResult result, string name) =>
         result.Out.Split('\n').Single(l => l.Length > 5 && l[5..].StartsWith(name + " ", StringComparison.Ordinal));
 
+    /// <summary>Every line of the checks named <paramref name="name"/>, each followed by its fix line when it has one.</summary>
+    public static string[] Lines(CliResult result, string name)
+    {
+        var lines = result.Out.Split('\n');
+        return lines.Where((l, i) => l.Length > 5 && (l[5..].StartsWith(name + " ", StringComparison.Ordinal)
+            || (l[5..].StartsWith("fix: ", StringComparison.Ordinal) && lines[i - 1][5..].StartsWith(name + " ", StringComparison.Ordinal)))).ToArray();
+    }
+
     /// <summary>The line under <paramref name="name"/>'s line: its fix.</summary>
     public static string FixOf(CliResult result, string name)
     {

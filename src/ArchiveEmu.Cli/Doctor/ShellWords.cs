@@ -60,16 +60,8 @@ internal static class ShellWords
                     text.Append(line[at + 1]);
                     at += 2;
                 }
-                else if (Home(line, at) is int length and > 0)
-                {
-                    text.Append(home);
-                    at += length;
-                }
                 else
-                {
-                    text.Append(c);
-                    at++;
-                }
+                    at = HomeOrCharacter(line, at, home, text);
             }
             words.Add(new ShellWord(text.ToString(), start, at));
         }
@@ -104,18 +96,22 @@ internal static class ShellWords
                 text.Append(line[at + 1]);
                 at += 2;
             }
-            else if (Home(line, at) is int length and > 0)
-            {
-                text.Append(home);
-                at += length;
-            }
             else
-            {
-                text.Append(c);
-                at++;
-            }
+                at = HomeOrCharacter(line, at, home, text);
         }
         return -1;
+    }
+
+    /// <summary>Appends $HOME's value for a $HOME at <paramref name="at"/>, else the one character there: the index after what was read.</summary>
+    private static int HomeOrCharacter(string line, int at, string home, StringBuilder text)
+    {
+        if (Home(line, at) is int length and > 0)
+        {
+            text.Append(home);
+            return at + length;
+        }
+        text.Append(line[at]);
+        return at + 1;
     }
 
     /// <summary>The length of $HOME or ${HOME} at <paramref name="at"/> (not $HOMEDIR), else 0.</summary>

@@ -26,7 +26,8 @@ public sealed partial class FolderDependencyTests
     };
 
     // The CLI's folders (issue 49): commands on top; the arguments they take (Options), what they write (Output), how ls and cat
-    // find an archive (Archives), run's child, log and notice (Running), saved profiles, the doctor's checks and bench below.
+    // find an archive (Archives), run's child, log and notice (Running), saved profiles, the doctor's checks, bench, and the
+    // release server's layout and the update (Release, issue 51) below.
     // Files at a project's root (Program, the console) may use every folder.
     private static readonly Dictionary<string, string[]> CliAllowed = new()
     {
@@ -37,7 +38,8 @@ public sealed partial class FolderDependencyTests
         ["Options"] = ["Profiles", "Output"],
         ["Doctor"] = [],
         ["Bench"] = ["Options", "Output"],
-        ["Commands"] = ["Options", "Output", "Archives", "Running", "Profiles", "Doctor", "Bench"],
+        ["Release"] = [],
+        ["Commands"] = ["Options", "Output", "Archives", "Running", "Profiles", "Doctor", "Bench", "Release"],
     };
 
     // The host's folders: the libc calls, the FUSE transports, the modded file system, and what a command asks of the host.

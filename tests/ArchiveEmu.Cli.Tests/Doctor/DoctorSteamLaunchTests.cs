@@ -211,6 +211,22 @@ public sealed class DoctorSteamLaunchTests
     }
 
     [Test]
+    public void ALocalConfigThatIsAFifo_IsOneLineNamingIt_NotARead_ThatWaitsForAWriter()
+    {
+        LinuxOnly.Require("a FIFO (mkfifo)");
+        var fifo = _dir["steam/userdata/1001/config/localconfig.vdf"];
+        Directory.CreateDirectory(Path.GetDirectoryName(fifo)!);
+        Assert.That(ExternalTool.Run("mkfifo", fifo).ExitCode, Is.Zero);
+        User("1002", $"\"{This}\" run --reloaded -- %command%");
+        Assert.That(Launch(), Is.EqualTo(new[]
+        {
+            Row("warn", $"{fifo}: a FIFO, not a regular file; not read"),
+            Fix("what Steam starts for this user is not known; Steam writes the file again when it exits (restart Steam)"),
+            Row("ok  ", $"userdata/1002: Steam starts {This} (0.2.0-test), this program"),
+        }));
+    }
+
+    [Test]
     public void TwoSteamUsers_EachWithLaunchOptionsIsNamed_KeysInEitherLetterCase()
     {
         User("1001", "archiveemu run --reloaded -- %command%");

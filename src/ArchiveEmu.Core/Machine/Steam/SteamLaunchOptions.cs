@@ -56,6 +56,12 @@ internal static class SteamLaunchOptions
         ValveKeyValues config;
         try
         {
+            var status = FileStatus.Of(file); // a FIFO is refused before an open that would wait for a writer
+            if (!status.IsRegularFile)
+            {
+                problems.Add($"{file}: {status.Kind}, not a regular file; not read");
+                return null;
+            }
             config = ValveKeyValues.Parse(File.ReadAllText(file));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
